@@ -1,0 +1,13 @@
+from django.conf import settings
+
+from clubsite.roles import can_manage_roster, can_record_games
+
+
+def club(request):
+    """The club's name and what the signed-in user may do, for every template."""
+    user = request.user
+    return {
+        "club_name": settings.CLUB_NAME,
+        "can_record_games": can_record_games(user),
+        "can_manage_roster": can_manage_roster(user),
+    }

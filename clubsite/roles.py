@@ -1,0 +1,67 @@
+"""Staff roles: the "Admins" and "Markers" groups and the checks views use.
+
+Anonymous visitors are spectators: they read public pages only.
+Markers hold ``games.record_game``; Admins hold that and the roster permissions.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+ADMINS = "Admins"
+MARKERS = "Markers"
+
+RECORD_GAMES = "games.record_game"
+MANAGE_ROSTER = "players.change_player"
+
+# (app_label, codename) pairs each group is given by ensure_roles().
+MARKER_PERMISSIONS = [("games", "record_game")]
+ADMIN_PERMISSIONS = MARKER_PERMISSIONS + [
+    (app, f"{action}_{model}")
+    for app, model in [("players", "player"), ("tables", "table"), ("auth", "user")]
+    for action in ("add", "change", "view", "delete")
+]
+
+
+def ensure_roles():
+    """Create both groups with their permissions; safe to run any number of times."""
+    from django.contrib.auth.models import Group, Permission
+
+    for name, perms in [(MARKERS, MARKER_PERMISSIONS), (ADMINS, ADMIN_PERMISSIONS)]:
+        group, _ = Group.objects.get_or_create(name=name)
+        for app_label, codename in perms:
+            permission = Permission.objects.filter(
+                content_type__app_label=app_label, codename=codename
+            ).first()
+            if permission is not None:
+                group.permissions.add(permission)
+
+
+def can_record_games(user):
+    return user.is_authenticated and user.has_perm(RECORD_GAMES)
+
+
+def can_manage_roster(user):
+    return user.is_authenticated and user.has_perm(MANAGE_ROSTER)
+
+
+def staff_required(perm):
+    """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not request.user.has_perm(perm):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+marker_required = staff_required(RECORD_GAMES)
+roster_admin_required = staff_required(MANAGE_ROSTER)

@@ -1,0 +1,148 @@
+"""Games as stored: a Game, its Seats, and the immutable, ordered log of its Events.
+
+The events are the truth. The current state of a game is always
+``games.rules.replay(variant, settings, events)``; nothing here stores it as truth.
+"""
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Variant(models.TextChoices):
+    CORK = "cork", _("Cork (Probka)")
+    CLOCKWISE = "clockwise", _("Balls clockwise")
+    CUE_RUN = "cue_run", _("Pocketing with the cue")
+    CUE_VS_HAND = "cue_vs_hand", _("Cue against hand")
+
+
+class GameStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", _("In progress")
+    FINISHED = "finished", _("Finished")
+    ABANDONED = "abandoned", _("Abandoned")
+
+
+class Outcome(models.TextChoices):
+    WIN = "win", _("Win")
+    LOSS = "loss", _("Loss")
+    DRAW = "draw", _("Draw")
+
+
+class Game(models.Model):
+    table = models.ForeignKey(
+        "tables.Table", on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
+    )
+    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
+    settings = models.JSONField(_("settings"), default=dict)
+    status = models.CharField(
+        _("status"), max_length=16, choices=GameStatus.choices, default=GameStatus.IN_PROGRESS
+    )
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    marker = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="marked_games",
+        verbose_name=_("marker"),
+    )
+    # Sequence number of the newest stored event (0 = none yet): the boards' cheap check.
+    last_seq = models.PositiveIntegerField(_("last event number"), default=0)
+    # Filled from the rules module when the game is finished: winners, draw kind, scores.
+    result = models.JSONField(_("result"), null=True, blank=True)
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        permissions = [("record_game", _("Can record games as a marker"))]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="in_progress"),
+                name="one_game_in_progress_per_table",
+                violation_error_message=_("This table already has a game in progress."),
+            )
+        ]
+        indexes = [models.Index(fields=["status", "finished_at"])]
+
+    def __str__(self):
+        return f"{self.get_variant_display()} #{self.pk}"
+
+
+class Seat(models.Model):
+    """A place in the playing order: a player from the roster, or a guest by name."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("position"))  # 0-based playing order
+    player = models.ForeignKey(
+        "players.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    guest_name = models.CharField(_("guest"), max_length=150, blank=True)
+    # Filled when the game is finished (from the rules module's result and seat stats).
+    outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, blank=True)
+    score = models.IntegerField(_("score"), null=True, blank=True)
+    stats = models.JSONField(_("figures"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+            models.CheckConstraint(
+                condition=Q(player__isnull=False) | ~Q(guest_name=""),
+                name="seat_has_player_or_guest",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "outcome"])]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self):
+        return self.player.display_name if self.player_id else self.guest_name
+
+
+class Event(models.Model):
+    """One thing the marker recorded. Rows are never changed or deleted; an undo is an event."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3, … within the game
+    kind = models.CharField(_("kind"), max_length=32)
+    payload = models.JSONField(_("details"), default=dict, blank=True)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("recorded by"),
+    )
+    recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq"),
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("Events are immutable once recorded.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Events are never deleted; record an undo instead.")

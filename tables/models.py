@@ -1,0 +1,33 @@
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class TableKind(models.TextChoices):
+    PYRAMID_12 = "pyramid_12", _("Pyramid, 12 ft")
+    PYRAMID_11 = "pyramid_11", _("Pyramid, 11 ft")
+    PYRAMID_10 = "pyramid_10", _("Pyramid, 10 ft")
+    PYRAMID_9 = "pyramid_9", _("Pyramid, 9 ft")
+
+
+class TableStatus(models.TextChoices):
+    FREE = "free", _("Free")
+    IN_PLAY = "in_play", _("In play")
+    OUT_OF_SERVICE = "out_of_service", _("Out of service")
+
+
+class Table(models.Model):
+    number = models.PositiveSmallIntegerField(_("number"), unique=True)
+    name = models.CharField(_("name"), max_length=80, blank=True)
+    kind = models.CharField(
+        _("kind"), max_length=16, choices=TableKind.choices, default=TableKind.PYRAMID_12
+    )
+    is_active = models.BooleanField(_("active"), default=True)
+    out_of_service = models.BooleanField(_("out of service"), default=False)
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self):
+        return f"№{self.number} {self.name}".strip()

@@ -1,0 +1,102 @@
+import os
+import shutil
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from clubsite.roles import ADMINS, MARKERS, ensure_roles
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def make_user(username, group=None):
+    user = User.objects.create_user(username, password="pass-1234")
+    if group:
+        ensure_roles()
+        user.groups.add(Group.objects.get(name=group))
+    return user
+
+
+@pytest.fixture
+def admin_user(db):
+    return make_user("admin-user", ADMINS)
+
+
+@pytest.fixture
+def marker_user(db):
+    return make_user("marker-user", MARKERS)
+
+
+@pytest.fixture
+def plain_user(db):
+    return make_user("plain-user")
+
+
+@pytest.fixture
+def admin_client(client, admin_user):
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def marker_client(client, marker_user):
+    client.force_login(marker_user)
+    return client
+
+
+# --- browser tests ---------------------------------------------------------------------
+
+
+def chromium_missing():
+    return shutil.which(CHROMIUM) is None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if chromium_missing():
+        if os.environ.get("LUZA_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"{CHROMIUM} is required for the browser tests but is missing")
+        pytest.skip(f"{CHROMIUM} is missing")
+    # Playwright's sync API runs an event loop in this thread; the live server's ORM calls
+    # happen in its own thread, but Django's async guard looks at this one.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(locale="ru-RU")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def login(page, live_server, username, password="pass-1234"):
+    """Signs in through the real login form."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
