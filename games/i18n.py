@@ -1,0 +1,12 @@
+"""Rendering the rules engine's translatable ``Message``s in the active language."""
+
+from django.utils.translation import gettext
+
+
+def render_message(message):
+    """``gettext(msgid) % params`` for a ``games.rules.base.Message`` (or a plain string)."""
+    if message is None:
+        return ""
+    if isinstance(message, str):
+        return gettext(message)
+    return message.render(gettext)
