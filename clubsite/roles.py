@@ -1,7 +1,8 @@
 """Staff roles: the "Admins" and "Markers" groups and the checks views use.
 
 Anonymous visitors are spectators: they read public pages only.
-Markers hold ``games.record_game``; Admins hold that and the roster permissions.
+Markers hold ``games.record_game``; Admins hold that, the roster permissions (players, tables,
+users) and may view the games in Django's admin (which also needs ``is_staff``).
 """
 
 from functools import wraps
@@ -17,11 +18,15 @@ MANAGE_ROSTER = "players.change_player"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
-ADMIN_PERMISSIONS = MARKER_PERMISSIONS + [
-    (app, f"{action}_{model}")
-    for app, model in [("players", "player"), ("tables", "table"), ("auth", "user")]
-    for action in ("add", "change", "view", "delete")
-]
+ADMIN_PERMISSIONS = (
+    MARKER_PERMISSIONS
+    + [
+        (app, f"{action}_{model}")
+        for app, model in [("players", "player"), ("tables", "table"), ("auth", "user")]
+        for action in ("add", "change", "view", "delete")
+    ]
+    + [("games", f"view_{model}") for model in ("game", "seat", "event")]
+)
 
 
 def ensure_roles():

@@ -3,7 +3,7 @@
 DATABASE_URL   default: SQLite file db.sqlite3 in the project dir; postgres://… uses psycopg 3
 SECRET_KEY     required unless DEBUG is on (then a development key is used)
 DEBUG          "1"/"true" to enable; default on for local development (make run)
-ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost" in DEBUG, nothing otherwise
+ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,testserver" in DEBUG, else none
 """
 
 import os
@@ -93,6 +93,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 
@@ -120,7 +121,8 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        # Hashed, compressed names in production (after `collectstatic`); plain in development.
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

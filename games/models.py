@@ -52,6 +52,10 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(_("last event number"), default=0)
     # Filled from the rules module when the game is finished: winners, draw kind, scores.
     result = models.JSONField(_("result"), null=True, blank=True)
+    # The replay of the events at last_seq (state, newest log lines), signed and versioned:
+    # a cache written with every event so that a stroke costs the same at any game length.
+    # Never the truth; see games/replay_cache.py.
+    replay_cache = models.BinaryField(null=True, blank=True, editable=False)
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )

@@ -11,12 +11,25 @@ app_name = "games"
 
 urlpatterns = [
     # Rules of the games (public)
-    path("rules/", rules_page.not_built_yet, name="rules"),
+    path("rules/", rules_page.rules_page, name="rules"),
     # Marker's console (markers and admins only)
-    path("marker/tables/<int:number>/", console.not_built_yet, name="table"),
+    path("marker/", console.start, name="start"),
+    path("marker/tables/<int:number>/", console.table, name="table"),
+    path("marker/players/search/", console.player_search, name="player_search"),
+    path("marker/games/<int:pk>/", console.console, name="console"),
+    path("marker/games/<int:pk>/record/", console.record, name="record"),
+    path("marker/games/<int:pk>/undo/", console.undo, name="undo"),
+    path("marker/games/<int:pk>/abandon/", console.abandon, name="abandon"),
+    path("marker/games/<int:pk>/finish/", console.finish, name="finish"),
+    path("marker/games/<int:pk>/result/", console.result, name="result"),
+    path("marker/games/<int:pk>/rematch/", console.rematch, name="rematch"),
     # Spectator boards (public)
-    path("tables/<int:number>/board/", boards.not_built_yet, name="board"),
-    path("board/", boards.not_built_yet, name="wall"),
+    path("tables/<int:number>/board/", boards.board, name="board"),
+    path("board/", boards.wall, name="wall"),
     # Records: finished games (public)
-    path("games/<int:pk>/", records.not_built_yet, name="detail"),
+    path("games/<int:pk>/", records.game_detail, name="detail"),
+    path("games/export.csv", records.games_csv, name="games_csv"),
+    path("leaderboards/", records.leaderboard_view, name="leaderboard"),
+    path("leaderboards/export.csv", records.stats_csv, name="stats_csv"),
+    path("marker/handicap-hint/", records.handicap_hint, name="handicap_hint"),
 ]

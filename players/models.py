@@ -1,12 +1,34 @@
-from django.core.validators import RegexValidator
+import re
+
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-phone_validator = RegexValidator(
-    r"^\+?[0-9][0-9 ()\-]{5,20}$",
-    _("Enter a phone number of digits, spaces, brackets and dashes, e.g. +7 912 345-67-89."),
-)
+PHONE_CHARS = re.compile(r"^\+?[0-9 ()\-]+$")
+
+
+def validate_phone(value):
+    """A phone number: an optional leading +, then 7 to 15 digits with spaces, () and -."""
+    digits = sum(char.isdigit() for char in value)
+    if not PHONE_CHARS.match(value) or not 7 <= digits <= 15:
+        raise ValidationError(
+            _(
+                "Enter a phone number of 7 to 15 digits; spaces, brackets and dashes "
+                "are allowed, e.g. +7 912 345-67-89."
+            ),
+            code="invalid_phone",
+        )
+
+
+def normalize_name(value):
+    """Trim a name and collapse runs of whitespace, so "Иван  Петров " == "Иван Петров"."""
+    return " ".join((value or "").split())
+
+
+def search_key(*parts):
+    """Lower-cased text for searching: Unicode-aware (SQLite's LIKE is not) and ё == е."""
+    return " ".join(part for part in parts if part).casefold().replace("ё", "е")
 
 
 class SkillClass(models.TextChoices):
@@ -25,7 +47,7 @@ class Player(models.Model):
     nickname = models.CharField(
         _("nickname"), max_length=50, blank=True, help_text=_("Shown on the boards when set.")
     )
-    phone = models.CharField(_("phone"), max_length=32, blank=True, validators=[phone_validator])
+    phone = models.CharField(_("phone"), max_length=32, blank=True, validators=[validate_phone])
     email = models.EmailField(_("email"), blank=True)
     skill_class = models.CharField(
         _("skill class"), max_length=8, choices=SkillClass.choices, default=SkillClass.NOVICE
@@ -34,6 +56,8 @@ class Player(models.Model):
     notes = models.TextField(_("notes"), blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # Derived on save from the name, nickname, phone and email: what the live search matches.
+    search_text = models.CharField(max_length=400, blank=True, editable=False, db_index=True)
 
     class Meta:
         ordering = ["full_name", "nickname"]
@@ -53,7 +77,25 @@ class Player(models.Model):
     def __str__(self):
         return self.display_name
 
+    def save(self, *args, **kwargs):
+        self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "search_text" not in update_fields:
+            kwargs["update_fields"] = {*update_fields, "search_text"}
+        super().save(*args, **kwargs)
+
     @property
     def display_name(self):
         """What the boards show: the nickname when set, else the full name."""
         return self.nickname or self.full_name
+
+    def clean(self):
+        self.full_name = normalize_name(self.full_name)
+        self.nickname = normalize_name(self.nickname)
+        if not self.full_name:
+            raise ValidationError({"full_name": _("Enter the player's full name.")})
+
+    @property
+    def has_played(self):
+        """A player who sat at a game is kept for the records: deactivate, never delete."""
+        return self.seats.exists()

@@ -6,7 +6,15 @@ app_name = "players"
 
 urlpatterns = [
     # Roster management (admins)
-    path("", roster.not_built_yet, name="list"),
+    path("", roster.player_list, name="list"),
+    path("new/", roster.player_create, name="create"),
+    path("<int:pk>/edit/", roster.player_edit, name="edit"),
+    path("<int:pk>/deactivate/", roster.player_deactivate, name="deactivate"),
+    path("<int:pk>/reactivate/", roster.player_reactivate, name="reactivate"),
+    path("<int:pk>/delete/", roster.player_delete, name="delete"),
+    path("export.csv", roster.players_export, name="export"),
+    path("import/", roster.players_import, name="import"),
+    path("import/confirm/", roster.players_import_confirm, name="import_confirm"),
     # Public player records
-    path("<int:pk>/", records.not_built_yet, name="detail"),
+    path("<int:pk>/", records.player_detail, name="detail"),
 ]

@@ -1,3 +1,4 @@
+from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -16,7 +17,12 @@ class TableStatus(models.TextChoices):
 
 
 class Table(models.Model):
-    number = models.PositiveSmallIntegerField(_("number"), unique=True)
+    number = models.PositiveSmallIntegerField(
+        _("number"),
+        unique=True,
+        validators=[MinValueValidator(1)],
+        error_messages={"unique": _("A table with this number already exists.")},
+    )
     name = models.CharField(_("name"), max_length=80, blank=True)
     kind = models.CharField(
         _("kind"), max_length=16, choices=TableKind.choices, default=TableKind.PYRAMID_12

@@ -1,5 +1,89 @@
-from django.http import HttpResponse
+"""The tables pages for admins: list, forms, (de)activation, out of service, CSV export."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubsite.csv_export import csv_response
+from clubsite.roles import roster_admin_required
+from tables import services
+from tables.forms import TableForm
+from tables.models import Table
+from tables.selectors import tables_with_status
+
+CSV_COLUMNS = ["number", "name", "kind", "active", "out_of_service", "status"]
 
 
-def not_built_yet(request, *args, **kwargs):
-    return HttpResponse("Not built yet", status=501)
+@roster_admin_required
+def table_list(request):
+    return render(request, "tables/list.html", {"tables": tables_with_status(active_only=False)})
+
+
+@roster_admin_required
+def table_create(request):
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        table = form.save()
+        messages.success(request, _("Table %(number)d added.") % {"number": table.number})
+        return redirect("tables:list")
+    return render(request, "tables/form.html", {"form": form, "table": None})
+
+
+@roster_admin_required
+def table_edit(request, pk):
+    table = get_object_or_404(Table, pk=pk)
+    form = TableForm(request.POST or None, instance=table)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, _("Table %(number)d saved.") % {"number": table.number})
+        return redirect("tables:list")
+    return render(request, "tables/form.html", {"form": form, "table": table})
+
+
+def table_switch(service, value, done_message):
+    @roster_admin_required
+    @require_POST
+    def view(request, pk):
+        table = get_object_or_404(Table, pk=pk)
+        try:
+            service(table, value)
+        except ValidationError as error:
+            for message in error.messages:
+                messages.error(request, message)
+        else:
+            messages.success(request, done_message() % {"number": table.number})
+        return redirect("tables:list")
+
+    return view
+
+
+table_activate = table_switch(
+    services.set_table_active, True, lambda: _("Table %(number)d is active again.")
+)
+table_deactivate = table_switch(
+    services.set_table_active, False, lambda: _("Table %(number)d is deactivated.")
+)
+table_out_of_service = table_switch(
+    services.set_out_of_service, True, lambda: _("Table %(number)d is out of service.")
+)
+table_back_in_service = table_switch(
+    services.set_out_of_service, False, lambda: _("Table %(number)d is back in service.")
+)
+
+
+@roster_admin_required
+def tables_export(request):
+    rows = (
+        [
+            table.number,
+            table.name,
+            table.kind,
+            "1" if table.is_active else "0",
+            "1" if table.out_of_service else "0",
+            table.status,
+        ]
+        for table in tables_with_status(active_only=False)
+    )
+    return csv_response("tables", CSV_COLUMNS, rows)

@@ -98,5 +98,11 @@ def login(page, live_server, username, password="pass-1234"):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
+    # The header has submit buttons too (the language switcher): press the form's own.
+    page.click("main form button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def pytest_configure(config):
+    # WhiteNoise warns that STATIC_ROOT is missing: the tests need no collectstatic.
+    config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")

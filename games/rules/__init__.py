@@ -3,4 +3,139 @@
 Plain Python: no Django import, no I/O. Views and models call it; it never calls them.
 See ``base.py`` for the contract every game module fulfils, and ``../shared/RULES.md``
 (the specification) for the rules themselves.
+
+- ``VARIANTS`` / ``get_variant(key)``: the four games, keyed like ``games.models.Variant``.
+- ``replay(variant, settings, events)``: the state after the marker's events. An
+  ``Event("undo")`` drops the last effective event (undo after undo drops the one before).
+- ``replay_log(variant, settings, events)``: one ``LogStep`` per event, for the game's log.
 """
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from . import clockwise, cork, cue_run, cue_vs_hand
+from .base import (
+    POCKET_LABELS,
+    UNDO,
+    Action,
+    Event,
+    Message,
+    Pocket,
+    Result,
+    RuleViolation,
+    SettingField,
+    SettingsError,
+    State,
+    Variant,
+    gettext_noop,
+)
+
+__all__ = [
+    "POCKET_LABELS",
+    "UNDO",
+    "VARIANTS",
+    "Action",
+    "Event",
+    "LogStep",
+    "Message",
+    "Pocket",
+    "Result",
+    "RuleViolation",
+    "SettingField",
+    "SettingsError",
+    "State",
+    "Variant",
+    "get_variant",
+    "gettext_noop",
+    "replay",
+    "replay_log",
+]
+
+VARIANTS: dict[str, Variant] = {
+    module.VARIANT.key: module.VARIANT for module in (cork, clockwise, cue_run, cue_vs_hand)
+}
+
+
+def get_variant(key: str) -> Variant:
+    """The game with this key ("cork", "clockwise", "cue_run", "cue_vs_hand"); KeyError if none."""
+    return VARIANTS[key]
+
+
+def _settings(variant: Variant, settings: Any) -> Any:
+    """Accepts a Settings object or the stored dict (which is validated here)."""
+    if isinstance(settings, Mapping):
+        return variant.settings_from_dict(settings)
+    return settings
+
+
+def _nothing_to_undo() -> RuleViolation:
+    return RuleViolation("nothing_to_undo", Message(gettext_noop("There is nothing to undo.")))
+
+
+def replay(variant: Variant, settings: Any, events: Iterable[Event]) -> State:
+    """The state after ``events``, starting from ``variant.initial_state(settings)``.
+
+    Raises RuleViolation for the first event the rules reject (nothing is ever half-applied:
+    states are immutable) and ``nothing_to_undo`` for an undo with no effective event left.
+    """
+    stack = [variant.initial_state(_settings(variant, settings))]
+    apply = variant.apply
+    for event in events:
+        if event.kind == UNDO:
+            if len(stack) == 1:
+                raise _nothing_to_undo()
+            stack.pop()
+        else:
+            stack.append(apply(stack[-1], event))
+    return stack[-1]
+
+
+@dataclass(frozen=True)
+class LogStep:
+    """One recorded event with the states around it and its human-readable description.
+
+    ``undone`` is True for an event that a later undo cancelled; an undo's own step has the
+    state before and after the undo and says which event (1-based number) it cancelled.
+    """
+
+    event: Event
+    before: State
+    after: State
+    description: Message
+    undone: bool = False
+
+
+def replay_log(variant: Variant, settings: Any, events: Iterable[Event]) -> list[LogStep]:
+    """One ``LogStep`` per input event, undo events included, in the order recorded."""
+    initial = variant.initial_state(_settings(variant, settings))
+    steps: list[LogStep] = []
+    effective: list[int] = []  # indexes into ``steps`` of the events still in force
+    state = initial
+    for event in events:
+        if event.kind == UNDO:
+            if not effective:
+                raise _nothing_to_undo()
+            cancelled = effective.pop()
+            steps[cancelled] = LogStep(
+                steps[cancelled].event,
+                steps[cancelled].before,
+                steps[cancelled].after,
+                steps[cancelled].description,
+                undone=True,
+            )
+            after = steps[cancelled].before
+            description = Message(
+                gettext_noop("Undone: event %(number)s (%(what)s)"),
+                {"number": cancelled + 1, "what": steps[cancelled].description},
+            )
+            steps.append(LogStep(event, state, after, description))
+            state = after
+        else:
+            after = variant.apply(state, event)
+            steps.append(LogStep(event, state, after, variant.describe(state, event, after)))
+            effective.append(len(steps) - 1)
+            state = after
+    return steps

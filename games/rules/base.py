@@ -25,15 +25,26 @@ Actions
 Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
     dataclasses; ``apply`` returns a new state and never mutates; an illegal event raises
-    ``RuleViolation`` and changes nothing.
+    ``RuleViolation`` and changes nothing. ``Variant.decisions`` lists, for the rules page,
+    what RULES.md marks as [decision] that no ``SettingField(decision=True)`` shows.
+
+Helpers for the game modules (bottom of this file)
+    ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
+    bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
+    ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
+    frozen state with some fields changed), ``seat_number`` (1-based seats in texts) and
+    ``join_messages`` (several Messages as one, e.g. the fouls of one stroke). A Message's
+    parameter may itself be a Message: it is translated too (pocket names, foul names).
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+_T = TypeVar("_T")
 
 
 def gettext_noop(msgid: str) -> str:
@@ -49,8 +60,15 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def render(self, translate: Callable[[str], str] = lambda s: s) -> str:
+        """Translates and formats; a parameter that is itself a Message is rendered first."""
         text = translate(self.msgid)
-        return text % dict(self.params) if self.params else text
+        if not self.params:
+            return text
+        params = {
+            key: value.render(translate) if isinstance(value, Message) else value
+            for key, value in self.params.items()
+        }
+        return text % params
 
 
 class RuleViolation(Exception):
@@ -81,13 +99,15 @@ class Pocket(enum.Enum):
     LEFT_MIDDLE = "left_middle"
 
     def next_clockwise(self, steps: int = 1) -> Pocket:
-        order = list(Pocket)
-        return order[(order.index(self) + steps) % len(order)]
+        return _CLOCKWISE[(_CLOCKWISE_INDEX[self] + steps) % 6]
 
     @property
     def label(self) -> Message:
         return POCKET_LABELS[self]
 
+
+_CLOCKWISE: tuple[Pocket, ...] = tuple(Pocket)
+_CLOCKWISE_INDEX: dict[Pocket, int] = {pocket: i for i, pocket in enumerate(_CLOCKWISE)}
 
 POCKET_LABELS = {
     Pocket.FAR_LEFT: Message(gettext_noop("far left corner")),
@@ -152,6 +172,41 @@ class Action:
     default_pocket: Pocket | None = None
     max_count: int | None = None
 
+    def event(
+        self,
+        *,
+        fouls: tuple[str, ...] | None = None,
+        ball: int | None = None,
+        pocket: Pocket | None = None,
+        count: int | None = None,
+    ) -> Event:
+        """The event this button sends. Details not given default to the first foul offered,
+        the first ball offered, the designated (else the first) pocket offered, a count of 1."""
+        if self.fouls and not fouls:
+            fouls = self.fouls[:1]
+        if self.balls and ball is None:
+            ball = self.balls[0]
+        if self.pockets and pocket is None:
+            pocket = self.default_pocket or self.pockets[0]
+        if self.max_count and count is None:
+            count = 1
+        return Event(self.kind, tuple(fouls or ()), ball, pocket, count)
+
+    def pick(self, choose: Callable[[int], int]) -> Event:
+        """One of the events this action stands for, each detail chosen by ``choose(n)``
+        (an index below n): for random games in tests, benchmarks and demo data."""
+        fouls: tuple[str, ...] = ()
+        if self.fouls:
+            mask = choose((1 << len(self.fouls)) - 1) + 1  # a non-empty subset
+            fouls = tuple(code for i, code in enumerate(self.fouls) if mask >> i & 1)
+        return Event(
+            self.kind,
+            fouls,
+            self.balls[choose(len(self.balls))] if self.balls else None,
+            self.pockets[choose(len(self.pockets))] if self.pockets else None,
+            choose(self.max_count) + 1 if self.max_count else None,
+        )
+
 
 @dataclass(frozen=True)
 class Result:
@@ -202,3 +257,157 @@ class Variant:
     seat_stats: Callable[[State], tuple[dict[str, Any], ...]]
     min_seats: int = 2
     max_seats: int = 2
+    # What RULES.md marks as [decision] for this game and no setting shows (rules page).
+    decisions: tuple[Message, ...] = ()
+
+
+# --- helpers shared by the game modules ---------------------------------------------------
+
+
+def seat_number(index: int) -> int:
+    """Seats are 0-based in the engine and 1-based in every text ("Player 1")."""
+    return index + 1
+
+
+def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:
+    """One Message that renders each of ``messages`` (translated) joined by ``separator``."""
+    if len(messages) == 1:
+        return messages[0]
+    msgid = separator.join(f"%(m{i})s" for i in range(len(messages)))
+    return Message(msgid, {f"m{i}": m for i, m in enumerate(messages)})
+
+
+def game_over() -> RuleViolation:
+    return RuleViolation("game_over", Message(gettext_noop("The game is over.")))
+
+
+def unknown_event(kind: str) -> RuleViolation:
+    return RuleViolation(
+        "unknown_event",
+        Message(gettext_noop("“%(kind)s” is not an event of this game."), {"kind": kind}),
+    )
+
+
+def malformed(what: Message) -> RuleViolation:
+    return RuleViolation("malformed_event", what)
+
+
+def expect_details(
+    event: Event,
+    *,
+    fouls: bool = False,
+    ball: bool = False,
+    pocket: bool = False,
+    count: bool = False,
+) -> None:
+    """Rejects an event that lacks a detail its kind needs or carries one it does not take."""
+    present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
+    if present == (fouls, ball, pocket) and (event.count is not None) == count:
+        return
+    for name, wanted, there in (
+        ("fouls", fouls, present[0]),
+        ("ball", ball, present[1]),
+        ("pocket", pocket, present[2]),
+        ("count", count, event.count is not None),
+    ):
+        if wanted and not there:
+            raise malformed(
+                Message(gettext_noop("This event needs its “%(detail)s”."), {"detail": name})
+            )
+        if there and not wanted:
+            raise malformed(
+                Message(gettext_noop("This event takes no “%(detail)s”."), {"detail": name})
+            )
+
+
+def evolve(state: _T, **changes: Any) -> _T:
+    """A copy of the frozen dataclass ``state`` with ``changes``: what ``dataclasses.replace``
+    does, without re-running ``__init__`` (field by field through ``object.__setattr__``), so
+    that ``apply`` stays cheap. Only for plain frozen dataclasses without ``__post_init__``."""
+    new = object.__new__(type(state))
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.update(changes)
+    return new
+
+
+def check_fouls(event: Event, labels: Mapping[str, Message]) -> None:
+    """The event's fouls are known to this game and each is ticked once."""
+    for code in event.fouls:
+        if code not in labels:
+            raise RuleViolation(
+                "unknown_foul",
+                Message(gettext_noop("“%(foul)s” is not a foul of this game."), {"foul": code}),
+            )
+    if len(set(event.fouls)) != len(event.fouls):
+        raise RuleViolation(
+            "duplicate_foul", Message(gettext_noop("A foul is ticked more than once."))
+        )
+
+
+def parse_settings(
+    fields: Sequence[SettingField],
+    data: Mapping[str, Any],
+    *,
+    min_seats: int,
+    max_seats: int,
+) -> dict[str, Any]:
+    """Validates ``data`` ("players" plus ``fields``; missing fields take their defaults).
+
+    Returns the clean values by name; raises SettingsError naming every bad field. Integers
+    may come as strings of digits (form data); unknown names are an error.
+    """
+    errors: dict[str, Message] = {}
+    clean: dict[str, Any] = {}
+    known = {f.name: f for f in fields}
+    for name in data:
+        if name != "players" and name not in known:
+            errors[name] = Message(gettext_noop("Unknown setting “%(name)s”."), {"name": name})
+    players_field = SettingField(
+        "players", Message(gettext_noop("Players")), "int", None, None, (), min_seats, max_seats
+    )
+    if "players" not in data:
+        errors["players"] = Message(gettext_noop("The number of players is required."))
+    for f in (players_field, *fields):
+        if f.name not in data:
+            clean[f.name] = f.default
+            continue
+        value, error = _clean_value(f, data[f.name])
+        if error is not None:
+            errors[f.name] = error
+        else:
+            clean[f.name] = value
+    if errors:
+        raise SettingsError(errors)
+    return clean
+
+
+def _clean_value(f: SettingField, raw: Any) -> tuple[Any, Message | None]:
+    if f.kind == "bool":
+        if isinstance(raw, bool):
+            return raw, None
+        if raw in ("true", "on", "1", 1):
+            return True, None
+        if raw in ("false", "off", "0", 0, ""):
+            return False, None
+        return None, Message(gettext_noop("Enter yes or no."))
+    if f.kind == "choice":
+        codes = [code for code, _ in f.choices]
+        if raw in codes:
+            return raw, None
+        return None, Message(
+            gettext_noop("Choose one of: %(choices)s."), {"choices": ", ".join(codes)}
+        )
+    # "int"
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
+        return None, Message(gettext_noop("Enter a whole number."))
+    if isinstance(raw, str):
+        text = raw.strip()
+        if not text.lstrip("-").isdigit():
+            return None, Message(gettext_noop("Enter a whole number."))
+        raw = int(text)
+    if f.min_value is not None and raw < f.min_value:
+        return None, Message(gettext_noop("Must be at least %(min)s."), {"min": f.min_value})
+    if f.max_value is not None and raw > f.max_value:
+        return None, Message(gettext_noop("Must be at most %(max)s."), {"max": f.max_value})
+    return raw, None

@@ -1,5 +1,384 @@
-from django.http import HttpResponse
+"""The marker's console: start a game on a table, record every stroke, undo, finish, rematch.
+
+One template per page, with named partials that HTMX swaps: ``console.html#console`` (the
+whole console, the target of every tap), ``start.html#start_form`` and
+``start.html#player_results``. Every post carries the sequence number the marker saw; a
+stale, repeated or illegal post answers 409 with the fresh console and a translated reason
+(the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from clubsite.roles import marker_required
+from games import rules, selectors, services
+from games.forms import StartGameForm
+from games.i18n import render_message
+from games.models import Game, GameStatus
+from tables.models import Table
+
+CONSOLE = "games/console/console.html"
+START = "games/console/start.html"
+RESULT = "games/console/result.html"
+QUICK_COUNTS = 6  # "balls pocketed": one button each for 1 … 6
+CONFLICT = 409
+
+# The table seen from above, home at the bottom: how the pocket buttons are laid out.
+POCKET_GRID = [
+    rules.Pocket.FAR_LEFT,
+    rules.Pocket.FAR_RIGHT,
+    rules.Pocket.LEFT_MIDDLE,
+    rules.Pocket.RIGHT_MIDDLE,
+    rules.Pocket.NEAR_LEFT,
+    rules.Pocket.NEAR_RIGHT,
+]
 
 
-def not_built_yet(request, *args, **kwargs):
-    return HttpResponse("Not built yet", status=501)
+def _redirect(request, url):
+    """A redirect that htmx follows with a full page load."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+# --- starting a game ---------------------------------------------------------------------
+
+
+@marker_required
+@require_http_methods(["GET", "POST"])
+def start(request):
+    """Start a game on any free table (the table picker), or go to a table's console."""
+    return _start_page(request, table=None)
+
+
+@marker_required
+@require_http_methods(["GET", "POST"])
+def table(request, number):
+    """A table's marker page: its game's console when one is in progress, else the start form."""
+    table = get_object_or_404(Table, number=number)
+    game = selectors.current_game(table)
+    if game is not None:
+        return _redirect(request, reverse("games:console", args=[game.pk]))
+    return _start_page(request, table=table)
+
+
+def _start_page(request, table):
+    status = 200
+    results = []
+    op = request.POST.get("op", "start") if request.method == "POST" else None
+    if op is None:
+        form = StartGameForm(table=table)
+    elif op == "start":
+        form = StartGameForm(request.POST, table=table)
+        if form.is_valid():
+            try:
+                game = services.start_game(**form.start_arguments(), marker=request.user)
+            except ValidationError as error:
+                form.add_service_errors(error)
+            else:
+                return _redirect(request, reverse("games:console", args=[game.pk]))
+        status = 422 if not request.htmx else 200
+    else:
+        form = StartGameForm.edited(request.POST, op, table=table)
+        if op == "search":
+            results = selectors.search_players(
+                request.POST.get("q"), exclude_ids=form.seated_player_ids()
+            )
+    context = {
+        "form": form,
+        "table": table,
+        "results": results,
+        "query": request.POST.get("q", "") if op == "search" else "",
+        "games_in_progress": _games_in_progress() if table is None else [],
+        "out_of_service": table is not None and (not table.is_active or table.out_of_service),
+    }
+    template = f"{START}#start_form" if request.htmx and op else START
+    return render(request, template, context, status=status)
+
+
+def _games_in_progress():
+    return Game.objects.filter(status=GameStatus.IN_PROGRESS).select_related("table")
+
+
+@marker_required
+@require_GET
+def player_search(request):
+    """Roster players matching ``q`` (as the marker types), minus the seated ones."""
+    seated = [t[2:] for t in request.GET.getlist("seats") if t.startswith("p:")]
+    players = selectors.search_players(
+        request.GET.get("q"), exclude_ids=[int(pk) for pk in seated if pk.isdigit()]
+    )
+    context = {"results": players, "query": request.GET.get("q", "")}
+    return render(request, f"{START}#player_results", context)
+
+
+# --- the console ---------------------------------------------------------------------------
+
+
+@marker_required
+@require_GET
+def console(request, pk):
+    """The console of a game; ``?confirm=undo|abandon`` asks before that action."""
+    game = _game(pk)
+    confirm = request.GET.get("confirm")
+    return _render_console(request, game, confirm=confirm if confirm in ("undo", "abandon") else None)
+
+
+@marker_required
+@require_POST
+def record(request, pk):
+    """One tap of the marker: records the event the button stands for."""
+    game = _game(pk)
+    try:
+        event = rules.Event.from_payload(
+            request.POST.get("kind", ""),
+            {
+                "fouls": request.POST.getlist("fouls"),
+                "ball": request.POST.get("ball"),
+                "pocket": request.POST.get("pocket"),
+                "count": request.POST.get("count"),
+            },
+        )
+    except rules.RuleViolation as violation:
+        return _render_console(request, game, error=render_message(violation.message))
+    return _write(request, game, services.record_event, event=event)
+
+
+@marker_required
+@require_POST
+def undo(request, pk):
+    return _write(request, _game(pk), services.undo_last)
+
+
+@marker_required
+@require_POST
+def abandon(request, pk):
+    game = _game(pk)
+    response = _write(request, game, services.abandon_game, follow=False)
+    if response is not None:
+        return response
+    messages.success(request, gettext("The game was abandoned; the table is free."))
+    return _redirect(request, reverse("games:table", args=[game.table.number]))
+
+
+@marker_required
+@require_POST
+def finish(request, pk):
+    game = _game(pk)
+    response = _write(request, game, services.finish_game, follow=False)
+    if response is not None:
+        return response
+    return _redirect(request, reverse("games:result", args=[game.pk]))
+
+
+def _write(request, game, service, follow=True, **kwargs):
+    """Calls ``service`` with the posted ``seq``; answers the console (409 when rejected).
+
+    With ``follow=False`` a successful write returns None so the caller can redirect.
+    """
+    seq = request.POST.get("seq", "")
+    if not seq.isdigit():
+        return _render_console(request, game, error=str(services.StaleEvent.message))
+    try:
+        game = service(game=game, expected_seq=int(seq), user=request.user, **kwargs)
+    except services.GameError as error:
+        # Another marker may have moved the game on: show it as it is now.
+        return _render_console(request, _game(game.pk), error=str(error.message))
+    except rules.RuleViolation as violation:
+        return _render_console(request, _game(game.pk), error=render_message(violation.message))
+    if not follow:
+        return None
+    if not request.htmx:
+        return redirect("games:console", pk=game.pk)
+    return _render_console(request, game)
+
+
+def _game(pk):
+    return get_object_or_404(Game.objects.select_related("table"), pk=pk)
+
+
+def _render_console(request, game, *, error=None, confirm=None):
+    context = console_context(game, confirm=confirm)
+    context["error"] = error
+    template = f"{CONSOLE}#console" if request.htmx else CONSOLE
+    return render(request, template, context, status=CONFLICT if error else 200)
+
+
+def console_context(game, *, confirm=None):
+    """What the console shows: seats and scores, the variant's figures, the buttons, the log."""
+    variant = selectors.variant_of(game)
+    replayed = selectors.replayed(game)
+    state = replayed.state
+    in_progress = game.status == GameStatus.IN_PROGRESS
+    seats = selectors.seats_of(game)
+    rows = [
+        {
+            "seat": seat,
+            "score": state.scores[seat.position],
+            "turn": seat.position == state.turn,
+            "extras": seat_figures(game.variant, state, seat.position),
+        }
+        for seat in seats
+    ]
+    actions = variant.legal_actions(state) if in_progress and not state.finished else ()
+    undoable = replayed.undoable if in_progress else None
+    return {
+        "game": game,
+        "variant": variant,
+        "state": state,
+        "rows": rows,
+        "turn_name": seats[state.turn].name if seats and not state.finished else "",
+        "in_progress": in_progress,
+        "actions": [ActionView(action, variant) for action in actions],
+        "recent": list(reversed(replayed.recent)),
+        "undoable": undoable,
+        "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
+        "outcome": _outcome(state, seats),
+        "pocket_map": _pocket_map(state),
+        "figures": game_figures(game.variant, state),
+    }
+
+
+class ActionView:
+    """One ``rules.Action`` as buttons and pickers."""
+
+    def __init__(self, action, variant):
+        self.kind = action.kind
+        self.label = render_message(action.label)
+        self.fouls = [
+            (code, render_message(variant.foul_labels.get(code, rules.Message(code))))
+            for code in action.fouls
+        ]
+        self.balls = list(action.balls)
+        self.default_ball = self.balls[0] if len(self.balls) == 1 else None
+        offered = set(action.pockets)
+        self.pockets = [
+            {
+                "value": pocket.value,
+                "label": render_message(pocket.label),
+                "offered": pocket in offered,
+                "default": pocket == action.default_pocket,
+            }
+            for pocket in POCKET_GRID
+        ] if action.pockets else []
+        self.max_count = action.max_count
+        details = [bool(self.fouls), bool(self.balls), bool(self.pockets), bool(self.max_count)]
+        # One tap records it: nothing to choose.
+        self.simple = not any(details)
+        # Only one thing to choose: a button per choice, one tap records it.
+        self.fouls_only = details == [True, False, False, False]
+        self.pockets_only = details == [False, False, True, False] and not action.default_pocket
+        self.count_only = details == [False, False, False, True]
+        self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
+
+
+def game_figures(variant_key, state):
+    """The variant's own figures for the whole game, as (label, value) pairs."""
+    settings = state.settings
+    if variant_key == "cork":
+        return [
+            (_("Bank: a foul costs it, a scoring stroke earns it"), state.bank),
+            (_("Target"), settings.target),
+        ]
+    if variant_key == "clockwise":
+        figures = [(_("Ball on"), state.ball_on or "—")]
+        if state.awaiting_nomination:
+            figures.append((_("Pocket for ball 1"), _("nominated by the opponent")))
+        elif state.ball_on in state.pocket_map:
+            figures.append((_("Its pocket"), render_message(state.pocket_map[state.ball_on].label)))
+        figures.append((_("Balls on the table"), len(state.balls_left)))
+        return figures
+    if variant_key == "cue_run":
+        figures = []
+        if state.to_beat is not None:
+            figures.append((_("Strokes to beat"), state.to_beat))
+        if settings.handicap != "none":
+            figures.append((_("Handicap"), _handicap_text(settings)))
+        return figures
+    if variant_key == "cue_vs_hand":
+        return [(_("Balls to win"), getattr(settings, "target", "—"))]
+    return []
+
+
+def _handicap_text(settings):
+    field = next(
+        (f for f in rules.get_variant("cue_run").settings_fields if f.name == "handicap"), None
+    )
+    labels = dict(field.choices) if field else {}
+    kind = render_message(labels[settings.handicap]) if settings.handicap in labels else ""
+    return _("%(kind)s, %(n)s strokes, stronger player: seat %(seat)s") % {
+        "kind": kind,
+        "n": settings.handicap_strokes,
+        "seat": settings.strong_seat + 1,
+    }
+
+
+def seat_figures(variant_key, state, seat):
+    """The variant's own figures for one seat, as (label, value) pairs."""
+    if variant_key == "clockwise":
+        return [(_("balls"), len(state.pocketed[seat]))]
+    if variant_key == "cue_run":
+        figures = [
+            (_("strokes"), state.strokes[seat]),
+            (_("penalties"), state.penalties[seat]),
+            (_("balls down"), state.balls_down[seat]),
+        ]
+        if state.adjusted[seat] is not None:
+            figures.append((_("total"), state.adjusted[seat]))
+        return figures
+    if variant_key == "cue_vs_hand":
+        role = _("cue") if seat == state.cue_seat else _("hand")
+        return [(_("plays with"), role)]
+    return []
+
+
+def _outcome(state, seats):
+    """The result once the game is over, or once it is decided (cue_run: ``declared``)."""
+    result = state.result or getattr(state, "declared", None)
+    if result is None:
+        return None
+    names = [seats[i].name for i in result.winners if i < len(seats)]
+    return {"winners": names, "draw": result.draw, "final": state.finished}
+
+
+def _pocket_map(state):
+    mapping = getattr(state, "pocket_map", None) or {}
+    return [(ball, render_message(pocket.label)) for ball, pocket in sorted(mapping.items())]
+
+
+# --- after the game ----------------------------------------------------------------------
+
+
+@marker_required
+@require_GET
+def result(request, pk):
+    """The result of a closed game, with a rematch on the same table."""
+    game = _game(pk)
+    if game.status == GameStatus.IN_PROGRESS:
+        return redirect("games:console", pk=game.pk)
+    return render(request, RESULT, _result_context(game))
+
+
+def _result_context(game, error=None):
+    return {
+        "game": game,
+        "seats": selectors.seats_of(game),
+        "table_busy": selectors.current_game(game.table) is not None,
+        "error": error,
+    }
+
+
+@marker_required
+@require_POST
+def rematch(request, pk):
+    game = _game(pk)
+    try:
+        new_game = services.rematch(game=game, marker=request.user)
+    except ValidationError as error:
+        text = " ".join(error.messages)
+        return render(request, RESULT, _result_context(game, error=text), status=CONFLICT)
+    return _redirect(request, reverse("games:console", args=[new_game.pk]))

@@ -1,5 +1,11 @@
-from django.http import HttpResponse
+"""The public rules page: the four games, what the source states and what this software decided."""
+
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from games.rules_overview import all_game_rules
 
 
-def not_built_yet(request, *args, **kwargs):
-    return HttpResponse("Not built yet", status=501)
+@require_GET
+def rules_page(request):
+    return render(request, "games/rules/rules.html", {"games": all_game_rules()})

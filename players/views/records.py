@@ -1,5 +1,32 @@
-from django.http import HttpResponse
+"""The public player page: his records per game, his rating over time, his games."""
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games.models import Outcome
+from games.records import player_games, player_ratings, player_records
+from players.models import Player
+
+GAMES_PER_PAGE = 25
 
 
-def not_built_yet(request, *args, **kwargs):
-    return HttpResponse("Not built yet", status=501)
+@require_GET
+def player_detail(request, pk):
+    player = get_object_or_404(Player, pk=pk)
+    page = Paginator(player_games(player), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    games = [
+        {
+            "seat": seat,
+            "game": seat.game,
+            "opponents": [s for s in seat.game.seats.all() if s.position != seat.position],
+        }
+        for seat in page.object_list
+    ]
+    context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
+    template = "players/records/player_detail.html"
+    if request.htmx and request.htmx.target == "player-games":
+        return render(request, template + "#games", context)
+    context["records"] = player_records(player)
+    context["ratings"] = player_ratings(player)
+    return render(request, template, context)

@@ -1,0 +1,177 @@
+"""Benchmark: recording one stroke into games with 10, 100 and 1,000 prior events.
+
+    .venv/bin/python bench/record_stroke.py [--samples 100] [--sizes 10,100,1000]
+
+Uses DATABASE_URL (default postgres://postgres@127.0.0.1:5432/luza_bench) only to reach the
+server: like the test runner it creates a throwaway database ``test_<name>``, migrates it,
+and drops it at the end, so no real data is touched.
+
+For every size it prepares ``--samples`` cork games on one table, each with that many prior
+events (a realistic mix of strokes, fouls, scoring strokes and undos), and records one more
+stroke in each:
+- through the service ``games.services.record_event`` (lock, read the log, replay, insert,
+  update: the write path), and
+- through the view, as the marker's phone posts it (session, permission check, the write,
+  and rendering the console fragment), with Django's test client in this process.
+It prints the median and p95 time per stroke and the SQL queries per stroke.
+Targets (issue 4): p95 < 25 ms at 1,000 prior events; the same query count at every size.
+"""
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/luza_bench")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from clubsite.roles import MARKERS, ensure_roles  # noqa: E402
+from games import rules, services  # noqa: E402
+from games.models import Event, Game  # noqa: E402
+from players.models import Player  # noqa: E402
+from tables.models import Table  # noqa: E402
+
+PLAYERS = 6
+STROKE = rules.Event("stroke")
+
+
+def prior_events(count, rng):
+    """``count`` legal cork events: mostly plain strokes, some fouls, a few scores and undos."""
+    variant = rules.get_variant("cork")
+    settings = variant.settings_from_dict({"players": PLAYERS, "target": 10**9})
+    fouls = sorted(variant.foul_labels)
+    events, states = [], [variant.initial_state(settings)]  # states: replay's undo stack
+    while len(events) < count:
+        roll = rng.random()
+        if roll < 0.05:
+            if len(states) > 1:
+                states.pop()
+                events.append(rules.Event(rules.UNDO))
+            continue
+        if roll < 0.25:
+            event = rules.Event("foul", fouls=tuple(rng.sample(fouls, rng.choice((1, 1, 2)))))
+        elif roll < 0.27 and states[-1].bank < 10**8:
+            event = rules.Event("score")
+        else:
+            event = STROKE
+        states.append(variant.apply(states[-1], event))
+        events.append(event)
+    assert rules.replay(variant, settings, events) == states[-1]
+    return events
+
+
+def prepare_game(table, seats, marker, events):
+    game = services.start_game(
+        table=table, variant="cork", settings={"target": 10**9}, seats=seats, marker=marker
+    )
+    Event.objects.bulk_create(
+        Event(game=game, seq=seq, kind=e.kind, payload=e.to_payload(), recorded_by=marker)
+        for seq, e in enumerate(events, start=1)
+    )
+    Game.objects.filter(pk=game.pk).update(last_seq=len(events))
+    game.refresh_from_db()
+    # As if every event had been recorded through the service: its replay is cached.
+    services.refresh_replay_cache(game=game)
+    game.refresh_from_db()
+    return game
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+def measure(size, samples, table, seats, marker, client, rng):
+    events = prior_events(size, rng)
+    service_ms, view_ms, service_queries, view_queries = [], [], set(), set()
+    for i in range(samples):
+        game = prepare_game(table, seats, marker, events)
+        if i % 2 == 0:  # the service alone
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                services.record_event(game=game, expected_seq=size, event=STROKE, user=marker)
+                service_ms.append((time.perf_counter() - start) * 1000)
+            service_queries.add(len(queries))
+        else:  # the whole request, as the phone posts it
+            url = reverse("games:record", args=[game.pk])
+            data = {"seq": size, "kind": "stroke"}
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                response = client.post(url, data, headers={"HX-Request": "true"})
+                view_ms.append((time.perf_counter() - start) * 1000)
+            assert response.status_code == 200, response.status_code
+            view_queries.add(len(queries))
+        game.refresh_from_db()
+        assert game.last_seq == size + 1
+        services.abandon_game(game=game, user=marker)  # frees the table for the next one
+    return service_ms, view_ms, service_queries, view_queries
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    parser.add_argument("--samples", type=int, default=100, help="strokes per size (default 100)")
+    parser.add_argument("--sizes", default="10,100,1000", help="prior events (default 10,100,1000)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    setup_test_environment()
+    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']} → throwaway test_…)")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        ensure_roles()
+        marker = User.objects.create_user("bench-marker", password="bench-only")
+        marker.groups.add(Group.objects.get(name=MARKERS))
+        table = Table.objects.create(number=1)
+        seats = [Player.objects.create(full_name=f"Игрок {i}") for i in range(1, PLAYERS + 1)]
+        client = Client()
+        client.force_login(marker)
+        client.get(reverse("games:start"))  # warm up: templates, session, URL resolver
+        rng = random.Random(4)
+        measure(10, 4, table, seats, marker, client, rng)  # warm up the code paths
+
+        header = f"{'prior events':>12} | {'path':<8} | {'median ms':>9} | {'p95 ms':>7} | queries"
+        print(header)
+        print("-" * len(header))
+        worst_p95 = 0.0
+        all_service, all_view = set(), set()
+        for size in sizes:
+            service_ms, view_ms, service_q, view_q = measure(
+                size, args.samples, table, seats, marker, client, rng
+            )
+            all_service |= service_q
+            all_view |= view_q
+            for path, times, queries in (("service", service_ms, service_q), ("view", view_ms, view_q)):
+                p95 = percentile(times, 0.95)
+                if size == max(sizes):
+                    worst_p95 = max(worst_p95, p95)
+                q = ",".join(str(n) for n in sorted(queries))
+                print(
+                    f"{size:>12} | {path:<8} | {statistics.median(times):>9.2f} | {p95:>7.2f} | {q}"
+                )
+        print()
+        constant = len(all_service) == 1 and len(all_view) == 1
+        print(f"queries per stroke constant across sizes: {'yes' if constant else 'NO'} "
+              f"(service {sorted(all_service)}, view {sorted(all_view)})")
+        print(f"p95 at {max(sizes)} prior events: {worst_p95:.2f} ms "
+              f"({'meets' if worst_p95 < 25 else 'MISSES'} the 25 ms target)")
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

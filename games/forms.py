@@ -1,0 +1,199 @@
+"""The marker's start-a-game form: table, game, seats in playing order, the game's settings.
+
+The settings fields are generated from the rules engine's ``variant.settings_fields`` with
+their defaults prefilled. Seats are posted as ordered ``seats`` tokens: ``p:<player pk>`` for
+a roster player, ``g:<name>`` for a guest. While the marker edits the seats (add, move,
+remove) the form is re-rendered unbound from the posted values, so no error shows until he
+presses "Start".
+"""
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from games import rules
+from games.i18n import render_message
+from games.models import GameStatus, Variant
+from players.models import Player
+from tables.models import Table
+
+SETTING_PREFIX = "s_"
+PLAYER, GUEST = "p:", "g:"
+
+
+def free_tables():
+    """Tables a game can start on: active, in service, no game in progress."""
+    busy = Table.objects.filter(games__status=GameStatus.IN_PROGRESS)
+    return Table.objects.filter(is_active=True, out_of_service=False).exclude(pk__in=busy)
+
+
+def setting_form_field(setting):
+    """A form field for one ``rules.SettingField``, its default as the initial value."""
+    common = {
+        "label": render_message(setting.label),
+        "help_text": render_message(setting.help) if setting.help else "",
+        "initial": setting.default,
+    }
+    if setting.kind == "int":
+        return forms.IntegerField(
+            min_value=setting.min_value, max_value=setting.max_value, **common
+        )
+    if setting.kind == "choice":
+        choices = [(value, render_message(label)) for value, label in setting.choices]
+        return forms.ChoiceField(choices=choices, **common)
+    if setting.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    raise ValueError(f"unknown setting kind {setting.kind!r}")
+
+
+class SeatEntry:
+    """One seat as the form shows it."""
+
+    def __init__(self, token, name, guest):
+        self.token, self.name, self.guest = token, name, guest
+
+
+class StartGameForm(forms.Form):
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.none(),
+        label=_("Table"),
+        empty_label=None,
+        error_messages={"invalid_choice": _("This table is not free.")},
+    )
+    variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.CORK)
+    seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fixed_table = table
+        table_field = self.fields["table"]
+        if table is not None:
+            table_field.queryset = Table.objects.filter(pk=table.pk)
+            table_field.initial = table.pk
+            table_field.widget = forms.HiddenInput()
+        else:
+            table_field.queryset = free_tables()
+        self.rules_variant = rules.get_variant(self._variant_key())
+        self.setting_names = []
+        for setting in self.rules_variant.settings_fields:
+            if setting.name == "players":
+                continue
+            self.fields[SETTING_PREFIX + setting.name] = setting_form_field(setting)
+            self.setting_names.append(setting.name)
+        self._entries = None
+
+    # --- the chosen game and the seats ---------------------------------------------------
+
+    def _variant_key(self):
+        key = self.data.get("variant") if self.is_bound else None
+        key = key or self.initial.get("variant") or self.fields["variant"].initial
+        return key if key in rules.VARIANTS else Variant.CORK
+
+    def seat_tokens(self):
+        if self.is_bound:
+            return self.data.getlist("seats") if hasattr(self.data, "getlist") else []
+        return list(self.initial.get("seats", []))
+
+    @property
+    def seat_entries(self):
+        """The seats in playing order, players' names resolved in one query."""
+        if self._entries is None:
+            tokens = self.seat_tokens()
+            ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
+            players = Player.objects.in_bulk(ids)
+            entries = []
+            for token in tokens:
+                if token.startswith(GUEST) and token[2:].strip():
+                    entries.append(SeatEntry(token, token[2:].strip(), guest=True))
+                elif token.startswith(PLAYER) and token[2:].isdigit():
+                    player = players.get(int(token[2:]))
+                    if player is not None:
+                        entries.append(SeatEntry(token, player.display_name, guest=False))
+            self._entries = entries
+        return self._entries
+
+    def seated_player_ids(self):
+        return [int(e.token[2:]) for e in self.seat_entries if not e.guest]
+
+    def setting_fields(self):
+        """The bound fields of the game's settings, for the template."""
+        return [self[SETTING_PREFIX + name] for name in self.setting_names]
+
+    # --- validation ----------------------------------------------------------------------
+
+    def clean_seats(self):
+        tokens = self.data.getlist("seats")
+        ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
+        players = Player.objects.in_bulk(ids)
+        seats = []
+        for token in tokens:
+            if token.startswith(PLAYER) and token[2:].isdigit() and int(token[2:]) in players:
+                seats.append(players[int(token[2:])])
+            elif token.startswith(GUEST):
+                seats.append(token[2:].strip())
+            else:
+                raise ValidationError(_("Unknown player."), code="unknown_player")
+        if not seats:
+            raise ValidationError(_("Add the players."), code="no_players")
+        return seats
+
+    def start_arguments(self):
+        """Keyword arguments for ``services.start_game`` (after ``is_valid()``)."""
+        data = self.cleaned_data
+        return {
+            "table": data["table"],
+            "variant": data["variant"],
+            "seats": data["seats"],
+            "settings": {name: data[SETTING_PREFIX + name] for name in self.setting_names},
+        }
+
+    def add_service_errors(self, error):
+        """Shows a ValidationError from ``services.start_game`` next to the right fields."""
+        for key, messages in error.message_dict.items():
+            if key == NON_FIELD_ERRORS:
+                field = None
+            elif key in self.fields:
+                field = key
+            elif SETTING_PREFIX + key in self.fields:
+                field = SETTING_PREFIX + key
+            else:
+                field = None
+            for message in messages:
+                self.add_error(field, message)
+
+    # --- editing the seats without starting -----------------------------------------------
+
+    @classmethod
+    def edited(cls, data, op, *, table=None):
+        """An unbound form showing ``data`` after the editing operation ``op``.
+
+        ``op``: ``add:<pk>`` (a roster player), ``guest`` (the name in ``guest``), ``up:<i>``,
+        ``down:<i>``, ``remove:<i>`` (a seat), ``variant`` (another game: its default
+        settings). Anything else just re-renders.
+        """
+        tokens = list(data.getlist("seats"))
+        action, _sep, arg = op.partition(":")
+        index = int(arg) if arg.isdigit() else None
+        if action == "add" and index is not None and f"{PLAYER}{index}" not in tokens:
+            tokens.append(f"{PLAYER}{index}")
+        elif action in ("guest", "enter") and data.get("guest", "").strip():
+            tokens.append(GUEST + data["guest"].strip())
+        elif index is not None and index < len(tokens):
+            if action == "remove":
+                del tokens[index]
+            elif action == "up" and index > 0:
+                tokens[index - 1], tokens[index] = tokens[index], tokens[index - 1]
+            elif action == "down" and index + 1 < len(tokens):
+                tokens[index + 1], tokens[index] = tokens[index], tokens[index + 1]
+        initial = {"variant": data.get("variant"), "seats": tokens}
+        if table is None and data.get("table"):
+            initial["table"] = data.get("table")
+        form = cls(initial=initial, table=table)
+        if action != "variant":
+            for name in form.setting_names:
+                key = SETTING_PREFIX + name
+                if key in data:
+                    form.initial[key] = data.get(key)
+                elif isinstance(form.fields[key], forms.BooleanField):
+                    form.initial[key] = False
+        return form

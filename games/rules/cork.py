@@ -1,0 +1,275 @@
+"""«Пробка» — the cork game: 2–10 players, a doubling bank (RULES.md §1).
+
+[seed] Every player starts with 1 point; the bank (the sum of all players' points) starts at
+N, the number of players. A foul costs the fouling player the bank, and the bank doubles
+(6 players: −5 and bank 12, then −11 and 24, then −23 and 48; 10 players: fouls cost 10,
+20, 40). A scoring stroke (the cork knocked down by an object ball off a cushion) earns the
+bank. The first player to reach the target (100) wins. The six fouls a–f are the seed's.
+
+Decisions (RULES.md marks them; they are listed in ``VARIANT.decisions`` for the rules page):
+- The bank doubles after an award too (it is "the sum of points received by all players").
+- The players play in the order they were seated: 1, 2, … N, 1, …. A stroke with neither a
+  foul nor the cork down passes the turn; after a scoring stroke the same player continues;
+  after a foul the turn passes.
+- Several fouls in one stroke are penalised once; the log keeps every foul ticked.
+- A stroke with a foul never scores, even if the cork went down: the marker records the foul.
+- Only a scoring stroke can end the game (fouls only lower a score).
+
+Events: ``stroke`` (neither foul nor cork), ``score`` (the cork knocked down legally),
+``foul`` (with one or more foul codes).
+
+State invariant: ``bank == players · 2^k`` where k is the number of fouls and awards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .base import (
+    Action,
+    Event,
+    Message,
+    Result,
+    SettingField,
+    Variant,
+    check_fouls,
+    evolve,
+    expect_details,
+    game_over,
+    gettext_noop,
+    join_messages,
+    parse_settings,
+    seat_number,
+    unknown_event,
+)
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 10
+
+STROKE = "stroke"
+SCORE = "score"
+FOUL = "foul"
+
+# The seed's fouls a–f, in the seed's order.
+FOUL_LABELS: dict[str, Message] = {
+    "cork_by_cue_ball": Message(gettext_noop("Cue ball played or touched the cork")),
+    "cork_direct": Message(gettext_noop("Cork hit by an object ball directly, not off a cushion")),
+    "miss": Message(gettext_noop("Miss")),
+    "cue_ball_pocketed": Message(gettext_noop("Cue ball pocketed")),
+    "touched": Message(gettext_noop("Cue ball or object ball touched by hand or clothing")),
+    "cue_ball_off_table": Message(gettext_noop("Cue ball off the table (over-hard stroke)")),
+}
+FOUL_CODES: tuple[str, ...] = tuple(FOUL_LABELS)
+
+SETTINGS_FIELDS: tuple[SettingField, ...] = (
+    SettingField(
+        name="target",
+        label=Message(gettext_noop("Target")),
+        kind="int",
+        default=100,
+        help=Message(gettext_noop("The first player to reach this score wins (the seed: 100).")),
+        min_value=2,
+        max_value=1_000_000_000,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Settings:
+    players: int
+    target: int = 100
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": self.players, "target": self.target}
+
+
+def settings_from_dict(data: Mapping[str, Any]) -> Settings:
+    return Settings(
+        **parse_settings(SETTINGS_FIELDS, data, min_seats=MIN_PLAYERS, max_seats=MAX_PLAYERS)
+    )
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    seats: int
+    turn: int
+    scores: tuple[int, ...]
+    bank: int  # the next foul's cost and the next award
+    fouls_committed: int = 0
+    awards: int = 0
+    finished: bool = False
+    result: Result | None = None
+    applied: int = 0
+    # Per seat, for seat_stats: counts per foul code (in FOUL_CODES order), penalised
+    # strokes, scoring strokes, points won and lost.
+    foul_counts: tuple[tuple[int, ...], ...] = ()
+    foul_strokes: tuple[int, ...] = ()
+    scoring_strokes: tuple[int, ...] = ()
+    points_won: tuple[int, ...] = ()
+    points_lost: tuple[int, ...] = ()
+
+
+def initial_state(settings: Settings) -> State:
+    n = settings.players
+    zeros = (0,) * n
+    return State(
+        settings=settings,
+        seats=n,
+        turn=0,
+        scores=(1,) * n,
+        bank=n,
+        foul_counts=((0,) * len(FOUL_CODES),) * n,
+        foul_strokes=zeros,
+        scoring_strokes=zeros,
+        points_won=zeros,
+        points_lost=zeros,
+    )
+
+
+_ACTIONS = (
+    Action(SCORE, Message(gettext_noop("Cork knocked down"))),
+    Action(STROKE, Message(gettext_noop("No score"))),
+    Action(FOUL, Message(gettext_noop("Foul")), fouls=FOUL_CODES),
+)
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    return () if state.finished else _ACTIONS
+
+
+def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
+    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
+
+
+_FOUL_INDEX = {code: i for i, code in enumerate(FOUL_CODES)}
+
+
+def apply(state: State, event: Event) -> State:
+    if state.finished:
+        raise game_over()
+    kind = event.kind
+    seat = state.turn
+    bank = state.bank
+    if kind == STROKE:
+        expect_details(event)
+        return evolve(state, turn=(seat + 1) % state.seats, applied=state.applied + 1)
+    if kind == FOUL:
+        expect_details(event, fouls=True)
+        check_fouls(event, FOUL_LABELS)
+        counts = list(state.foul_counts[seat])
+        for code in event.fouls:
+            counts[_FOUL_INDEX[code]] += 1
+        return evolve(
+            state,
+            turn=(seat + 1) % state.seats,
+            scores=_bump(state.scores, seat, -bank),
+            bank=bank * 2,
+            fouls_committed=state.fouls_committed + 1,
+            applied=state.applied + 1,
+            foul_counts=state.foul_counts[:seat] + (tuple(counts),) + state.foul_counts[seat + 1 :],
+            foul_strokes=_bump(state.foul_strokes, seat, 1),
+            points_lost=_bump(state.points_lost, seat, bank),
+        )
+    if kind == SCORE:
+        expect_details(event)
+        scores = _bump(state.scores, seat, bank)
+        won = scores[seat] >= state.settings.target
+        return evolve(
+            state,
+            scores=scores,
+            bank=bank * 2,
+            awards=state.awards + 1,
+            finished=won,
+            result=Result((seat,), None, scores) if won else None,
+            applied=state.applied + 1,
+            scoring_strokes=_bump(state.scoring_strokes, seat, 1),
+            points_won=_bump(state.points_won, seat, bank),
+        )
+    raise unknown_event(kind)
+
+
+def describe(before: State, event: Event, after: State) -> Message:
+    seat = before.turn
+    player = seat_number(seat)
+    if event.kind == FOUL:
+        return Message(
+            gettext_noop(
+                "Player %(seat)s: %(fouls)s — foul −%(penalty)s = %(score)s, bank %(bank)s"
+            ),
+            {
+                "seat": player,
+                "fouls": join_messages([FOUL_LABELS[code] for code in event.fouls]),
+                "penalty": before.bank,
+                "score": after.scores[seat],
+                "bank": after.bank,
+            },
+        )
+    if event.kind == SCORE:
+        params = {
+            "seat": player,
+            "award": before.bank,
+            "score": after.scores[seat],
+            "bank": after.bank,
+        }
+        if after.finished:
+            return Message(
+                gettext_noop("Player %(seat)s: cork down, +%(award)s = %(score)s — wins the game"),
+                params,
+            )
+        return Message(
+            gettext_noop("Player %(seat)s: cork down, +%(award)s = %(score)s, bank %(bank)s"),
+            params,
+        )
+    return Message(
+        gettext_noop("Player %(seat)s: no score; player %(next)s to play"),
+        {"seat": player, "next": seat_number(after.turn)},
+    )
+
+
+def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {
+            "fouls": dict(zip(FOUL_CODES, state.foul_counts[seat], strict=True)),
+            "fouls_total": state.foul_strokes[seat],
+            "scoring_strokes": state.scoring_strokes[seat],
+            "points_won": state.points_won[seat],
+            "points_lost": state.points_lost[seat],
+            "final_score": state.scores[seat],
+        }
+        for seat in range(state.seats)
+    )
+
+
+VARIANT = Variant(
+    key="cork",
+    name=Message(gettext_noop("Cork (Probka)")),
+    settings_from_dict=settings_from_dict,
+    settings_fields=SETTINGS_FIELDS,
+    foul_labels=FOUL_LABELS,
+    initial_state=initial_state,
+    legal_actions=legal_actions,
+    apply=apply,
+    describe=describe,
+    seat_stats=seat_stats,
+    min_seats=MIN_PLAYERS,
+    max_seats=MAX_PLAYERS,
+    decisions=(
+        Message(gettext_noop("The bank doubles after a scoring stroke as well as after a foul.")),
+        Message(
+            gettext_noop(
+                "A stroke with neither a foul nor the cork down passes the turn to the next "
+                "player; after a scoring stroke the same player continues; after a foul the "
+                "turn passes."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Several fouls in one stroke are penalised once; a stroke with a foul never "
+                "scores, even if the cork went down."
+            )
+        ),
+    ),
+)

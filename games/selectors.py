@@ -1,0 +1,101 @@
+"""Reads for games: the stored event log turned into the rules engine's state.
+
+The events are the truth: ``game_state(game)`` is always what ``rules.replay`` of the stored
+log gives. It comes from the replay cached on the game row when that matches the game's
+``last_seq`` and rules engine (see ``replay_cache``), else from replaying the events (one
+query). A Game instance also remembers what it has read, so one request reads the events at
+most once however many of these helpers it calls.
+"""
+
+from games import replay_cache, rules
+from games.models import Event, Game, GameStatus, Seat
+from players import selectors as players_selectors
+
+_MEMO = "_luza_replay"  # attribute on a Game instance: {"seq", "events", "log", "replayed"}
+
+
+def variant_of(game):
+    """The rules engine's Variant of ``game``."""
+    return rules.get_variant(game.variant)
+
+
+def settings_of(game):
+    """The game's validated settings (a frozen Settings object of its variant)."""
+    return variant_of(game).settings_from_dict(game.settings)
+
+
+def _memo(game):
+    memo = game.__dict__.get(_MEMO)
+    if memo is None or memo["seq"] != game.last_seq:
+        memo = {"seq": game.last_seq}
+        game.__dict__[_MEMO] = memo
+    return memo
+
+
+def remember(game, replayed, events=None):
+    """Lets ``game`` reuse the replay (and events) a service has just computed."""
+    memo = {"seq": game.last_seq, "replayed": replayed}
+    if events is not None:
+        memo["events"] = list(events)
+    game.__dict__[_MEMO] = memo
+
+
+def rules_events(game):
+    """The stored log in order (undo events included) as ``rules.Event``s: one query."""
+    memo = _memo(game)
+    if "events" not in memo:
+        # Up to the game's last_seq only: the log always matches the seq the console shows,
+        # even if another marker records an event between the two reads.
+        rows = (
+            Event.objects.filter(game_id=game.pk, seq__lte=game.last_seq)
+            .order_by("seq")
+            .values_list("kind", "payload")
+        )
+        memo["events"] = [rules.Event.from_payload(kind, payload) for kind, payload in rows]
+    return memo["events"]
+
+
+def game_log(game):
+    """``rules.replay_log`` of the stored events: one LogStep per stored event."""
+    memo = _memo(game)
+    if "log" not in memo:
+        memo["log"] = rules.replay_log(variant_of(game), settings_of(game), rules_events(game))
+    return memo["log"]
+
+
+def replayed(game):
+    """The game's replay at ``last_seq``: state, events in force, newest log lines, undoable.
+
+    From the cache on the game row when valid (no query), else by replaying the events.
+    """
+    memo = _memo(game)
+    if "replayed" not in memo:
+        cached = replay_cache.load(game.replay_cache, game.last_seq)
+        if cached is None:
+            initial = variant_of(game).initial_state(settings_of(game))
+            cached = replay_cache.Replayed.from_log(game.last_seq, game_log(game), initial)
+        memo["replayed"] = cached
+    return memo["replayed"]
+
+
+def game_state(game):
+    """The current state: what a replay of the stored events gives."""
+    return replayed(game).state
+
+
+def current_game(table):
+    """The table's game in progress, or None."""
+    return Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).first()
+
+
+def seats_of(game):
+    """The game's seats in playing order, players loaded (one query)."""
+    return list(Seat.objects.filter(game_id=game.pk).select_related("player").order_by("position"))
+
+
+def search_players(query, *, exclude_ids=(), limit=10):
+    """Active roster players matching ``query`` as the marker types, minus ``exclude_ids``."""
+    if not (query or "").strip():
+        return []
+    players = players_selectors.search_players(query).exclude(pk__in=list(exclude_ids))
+    return list(players.order_by("full_name")[:limit])

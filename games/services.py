@@ -1,0 +1,280 @@
+"""Writes for games: start, record a stroke, undo, finish, abandon, rematch.
+
+Every write runs in one transaction that first locks the game row (``SELECT … FOR UPDATE``
+on PostgreSQL), checks the sequence number the marker saw, replays the stored log through
+the rules engine with the new event, and only then inserts the event and bumps
+``Game.last_seq``. A double tap or a second marker therefore finds a newer ``last_seq`` and
+is rejected; an illegal stroke is rejected by the rules engine; either way nothing changes.
+The unique (game, seq) constraint backs this up where the database cannot lock rows.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import replay_cache, rules, selectors
+from games.i18n import render_message
+from games.models import Event, Game, GameStatus, Outcome, Seat
+from players.models import Player
+from tables.models import Table
+
+
+class GameError(Exception):
+    """A write the game's current status does not allow; ``message`` is translated."""
+
+    message = _("This action is not possible now.")
+
+    def __init__(self, message=None):
+        if message is not None:
+            self.message = message
+        super().__init__(str(self.message))
+
+
+class StaleEvent(GameError):
+    message = _(
+        "The game has changed since this screen was shown (a double tap or another marker). "
+        "Nothing was recorded; here is the game as it is now."
+    )
+
+
+class GameClosed(GameError):
+    message = _("This game is no longer in progress.")
+
+
+class GameNotOver(GameError):
+    message = _("The game is not over yet.")
+
+
+BUSY_TABLE = _("This table already has a game in progress.")
+
+
+# --- starting ------------------------------------------------------------------------------
+
+
+def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
+    """Starts a game on a free table. ``seats``: Players or guest names, in playing order.
+
+    Raises ValidationError (keyed by "table", "variant", "seats" or a setting's name) and
+    creates nothing when anything is wrong.
+    """
+    try:
+        rules_variant = rules.get_variant(variant)
+    except KeyError:
+        raise ValidationError({"variant": gettext("Choose one of the games.")}) from None
+
+    errors = {}
+    seat_errors = _seat_errors(rules_variant, seats)
+    if seat_errors:
+        errors["seats"] = seat_errors
+    try:
+        validated = rules_variant.settings_from_dict({**settings, "players": len(seats)})
+    except rules.SettingsError as exc:
+        for name, message in exc.errors.items():
+            key = "seats" if name == "players" else name
+            if key != "seats" or not seat_errors:
+                errors.setdefault(key, []).append(render_message(message))
+    if not table.is_active or table.out_of_service:
+        errors["table"] = [gettext("This table is out of service.")]
+    if errors:
+        raise ValidationError(errors)
+
+    try:
+        with transaction.atomic():
+            # Serialises starts on one table; the partial unique constraint is the backstop.
+            Table.objects.select_for_update().filter(pk=table.pk).first()
+            if Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).exists():
+                raise ValidationError({"table": BUSY_TABLE})
+            game = Game.objects.create(
+                table=table,
+                variant=rules_variant.key,
+                settings=validated.to_dict(),
+                marker=marker,
+                rematch_of=rematch_of,
+            )
+            Seat.objects.bulk_create(
+                Seat(
+                    game=game,
+                    position=position,
+                    player=seat if isinstance(seat, Player) else None,
+                    guest_name="" if isinstance(seat, Player) else seat.strip(),
+                )
+                for position, seat in enumerate(seats)
+            )
+    except IntegrityError:
+        raise ValidationError({"table": BUSY_TABLE}) from None
+    return game
+
+
+def _seat_errors(rules_variant, seats):
+    errors = []
+    low, high = rules_variant.min_seats, rules_variant.max_seats
+    if not low <= len(seats) <= high:
+        if low == high:
+            errors.append(gettext("This game needs exactly %(n)d players.") % {"n": low})
+        else:
+            errors.append(
+                gettext("This game needs from %(low)d to %(high)d players.")
+                % {"low": low, "high": high}
+            )
+    players = [seat for seat in seats if isinstance(seat, Player)]
+    if len({player.pk for player in players}) != len(players):
+        errors.append(gettext("A player can take only one seat."))
+    for player in players:
+        if not player.is_active:
+            errors.append(gettext("%(name)s is not on the active roster.") % {"name": player})
+    guests = [seat.strip() for seat in seats if not isinstance(seat, Player)]
+    if any(not name for name in guests):
+        errors.append(gettext("A guest needs a name."))
+    if any(len(name) > Seat._meta.get_field("guest_name").max_length for name in guests):
+        errors.append(gettext("A guest's name is too long."))
+    return errors
+
+
+# --- recording -----------------------------------------------------------------------------
+
+
+def _lock(game):
+    """The game row, locked until the end of the transaction (a no-op on SQLite)."""
+    return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
+
+
+def record_event(*, game, expected_seq, event, user):
+    """Records one marker event; returns the updated Game (its replay cached on it).
+
+    Raises StaleEvent (``expected_seq`` is not the game's ``last_seq``), GameClosed (the game
+    is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
+    one of those cases nothing is written.
+
+    A stroke is applied to the replay cached on the game row (three queries: lock, insert,
+    update, whatever the game's length); an undo, or a game without a valid cache, replays
+    the stored events (one query more).
+    """
+    variant = selectors.variant_of(game)
+    events = None
+    try:
+        with transaction.atomic():
+            locked = _lock(game)
+            if locked.status != GameStatus.IN_PROGRESS:
+                raise GameClosed
+            if expected_seq != locked.last_seq:
+                raise StaleEvent
+            if event.kind == rules.UNDO:
+                # An undo reaches back to the state before the event it cancels: replay.
+                events = [*selectors.rules_events(locked), event]
+                replayed = _replay(locked, events, seq=locked.last_seq + 1)
+            else:
+                replayed = selectors.replayed(locked).advance(variant, event)
+            Event.objects.create(
+                game=locked,
+                seq=locked.last_seq + 1,
+                kind=event.kind,
+                payload=event.to_payload(),
+                recorded_by=user if user is not None and user.is_authenticated else None,
+            )
+            locked.last_seq += 1
+            locked.replay_cache = replay_cache.dump(replayed)
+            Game.objects.filter(pk=locked.pk).update(
+                last_seq=locked.last_seq, replay_cache=locked.replay_cache
+            )
+    except IntegrityError:
+        # Another writer took this sequence number first (databases without row locks).
+        raise StaleEvent from None
+    selectors.remember(locked, replayed, events)
+    return locked
+
+
+def _replay(game, events, seq):
+    """The Replayed of ``events`` (validated by the rules engine) as of event ``seq``."""
+    variant, settings = selectors.variant_of(game), selectors.settings_of(game)
+    log = rules.replay_log(variant, settings, events)
+    return replay_cache.Replayed.from_log(seq, log, variant.initial_state(settings))
+
+
+def refresh_replay_cache(*, game):
+    """Replays the stored events and stores the result as the game's cached replay.
+
+    Only ever needed after the cache went stale (e.g. the rules engine changed): strokes
+    recorded into a game without a valid cache refresh it too.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        replayed = _replay(locked, selectors.rules_events(locked), seq=locked.last_seq)
+        locked.replay_cache = replay_cache.dump(replayed)
+        Game.objects.filter(pk=locked.pk).update(replay_cache=locked.replay_cache)
+    selectors.remember(locked, replayed)
+    return locked
+
+
+def undo_last(*, game, expected_seq, user):
+    """Records an undo: the newest effective event stops counting (nothing is deleted)."""
+    return record_event(game=game, expected_seq=expected_seq, event=rules.Event(rules.UNDO), user=user)
+
+
+# --- closing -------------------------------------------------------------------------------
+
+
+def finish_game(*, game, user, expected_seq=None):
+    """Closes a game whose replayed state is finished and stores its result on the seats."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_open(locked, expected_seq)
+        state = selectors.game_state(locked)
+        if not state.finished or state.result is None:
+            raise GameNotOver
+        result = state.result
+        stats = selectors.variant_of(locked).seat_stats(state)
+        seats = list(Seat.objects.filter(game=locked).order_by("position"))
+        for seat in seats:
+            index = seat.position
+            if index in result.winners:
+                seat.outcome = Outcome.DRAW if result.draw else Outcome.WIN
+            else:
+                seat.outcome = Outcome.LOSS
+            seat.score = result.scores[index]
+            seat.stats = stats[index]
+        Seat.objects.bulk_update(seats, ["outcome", "score", "stats"])
+        locked.status = GameStatus.FINISHED
+        locked.finished_at = timezone.now()
+        locked.result = {
+            "winners": list(result.winners),
+            "draw": result.draw,
+            "scores": list(result.scores),
+        }
+        locked.save(update_fields=["status", "finished_at", "result"])
+    return locked
+
+
+def abandon_game(*, game, user, expected_seq=None):
+    """Stops a game in progress without a result; its table becomes free."""
+    with transaction.atomic():
+        locked = _lock(game)
+        _check_open(locked, expected_seq)
+        locked.status = GameStatus.ABANDONED
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "finished_at"])
+    return locked
+
+
+def _check_open(game, expected_seq):
+    if game.status != GameStatus.IN_PROGRESS:
+        raise GameClosed
+    if expected_seq is not None and expected_seq != game.last_seq:
+        raise StaleEvent
+
+
+def rematch(*, game, marker):
+    """A new game on the same table with the same players (same order) and settings.
+
+    Refused (ValidationError) while the table has a game in progress, this one included.
+    """
+    seats = [seat.player or seat.guest_name for seat in selectors.seats_of(game)]
+    return start_game(
+        table=game.table,
+        variant=game.variant,
+        settings=game.settings,
+        seats=seats,
+        marker=marker,
+        rematch_of=game,
+    )

@@ -1,0 +1,63 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from players.models import Player
+from players.selectors import ACTIVE, ALL, INACTIVE
+
+PLAYER_FIELDS = ["full_name", "nickname", "phone", "email", "skill_class", "notes"]
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = PLAYER_FIELDS
+        widgets = {
+            "notes": forms.Textarea(attrs={"rows": 3}),
+            "phone": forms.TextInput(attrs={"type": "tel", "autocomplete": "off"}),
+        }
+
+    def validate_unique(self):
+        super().validate_unique()
+        if "is_active" not in self.fields:
+            # ``is_active`` is not a form field, so Django's own check skips the
+            # "unique active name" constraint (its condition names an excluded field).
+            try:
+                self.instance.validate_constraints()
+            except forms.ValidationError as error:
+                self._update_errors(error)
+
+
+class PlayerImportForm(PlayerForm):
+    """One CSV row, validated exactly as the roster's form validates a player."""
+
+    class Meta(PlayerForm.Meta):
+        fields = PLAYER_FIELDS + ["is_active"]
+
+
+class PlayerFilterForm(forms.Form):
+    q = forms.CharField(label=_("Search"), required=False)
+    status = forms.ChoiceField(
+        label=_("Show"),
+        required=False,
+        choices=[(ACTIVE, _("Active")), (INACTIVE, _("Inactive")), (ALL, _("All"))],
+    )
+
+    def values(self):
+        """(query, status); an unknown status falls back to active players."""
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return data.get("q", ""), data.get("status") or ACTIVE
+
+
+class CSVUploadForm(forms.Form):
+    # The confirm step posts the text back (multipart): keep it under Django's 2.5 MB limit
+    # even when a Windows-1251 file doubles in size as UTF-8.
+    MAX_BYTES = 1024 * 1024
+
+    file = forms.FileField(label=_("CSV file"))
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB."))
+        return upload

@@ -1,0 +1,78 @@
+"""A demo club to try the site with: tables, players, an admin and a marker.
+
+Idempotent: what exists is left exactly as it is; the users' random passwords are printed
+only when the users are created.
+"""
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from clubsite.roles import ADMINS, MARKERS, ensure_roles
+from players.models import Player, SkillClass
+from tables.models import Table, TableKind
+
+TABLES = [
+    (1, "Зелёный", TableKind.PYRAMID_12),
+    (2, "Турнирный", TableKind.PYRAMID_12),
+    (3, "У окна", TableKind.PYRAMID_11),
+    (4, "Малый", TableKind.PYRAMID_10),
+]
+
+PLAYERS = [
+    ("Иван Петрович Соколов", "Сокол", SkillClass.MASTER),
+    ("Алексей Смирнов", "Лёха", SkillClass.CANDIDATE_MASTER),
+    ("Дмитрий Кузнецов", "", SkillClass.FIRST),
+    ("Сергей Попов", "Профессор", SkillClass.FIRST),
+    ("Андрей Васильев", "", SkillClass.SECOND),
+    ("Михаил Новиков", "Миша", SkillClass.SECOND),
+    ("Николай Фёдоров", "", SkillClass.THIRD),
+    ("Павел Морозов", "Паша", SkillClass.THIRD),
+    ("Ольга Волкова", "", SkillClass.SECOND),
+    ("Елена Лебедева", "Лена", SkillClass.NOVICE),
+    ("Владимир Козлов", "Дед", SkillClass.CANDIDATE_MASTER),
+    ("Артём Егоров", "", SkillClass.NOVICE),
+]
+
+USERS = [("admin", ADMINS, True), ("marker", MARKERS, False)]
+
+
+class Command(BaseCommand):
+    help = "Load a demo club (tables, players, an admin and a marker); safe to run again."
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        ensure_roles()
+        new_tables = sum(self.table(*row) for row in TABLES)
+        new_players = sum(self.player(*row) for row in PLAYERS)
+        self.stdout.write(f"Tables: {new_tables} created, {len(TABLES) - new_tables} existed.")
+        self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
+        for username, group, is_staff in USERS:
+            self.user(username, group, is_staff)
+
+    def table(self, number, name, kind):
+        _table, created = Table.objects.get_or_create(
+            number=number, defaults={"name": name, "kind": kind}
+        )
+        return created
+
+    def player(self, full_name, nickname, skill_class):
+        if Player.objects.filter(full_name=full_name, nickname=nickname).exists():
+            return False
+        Player.objects.create(full_name=full_name, nickname=nickname, skill_class=skill_class)
+        return True
+
+    def user(self, username, group, is_staff):
+        User = get_user_model()
+        if User.objects.filter(username=username).exists():
+            self.stdout.write(f"User {username!r} exists; its password is unchanged.")
+            return
+        password = secrets.token_urlsafe(12)
+        user = User.objects.create_user(username, password=password, is_staff=is_staff)
+        user.groups.add(Group.objects.get(name=group))
+        self.stdout.write(
+            self.style.SUCCESS(f"Created user {username!r} ({group}) with password: {password}")
+        )

@@ -1,0 +1,224 @@
+"""The boards in a real browser: live refresh from the marker's console, resilience, layout.
+
+Screenshots go to test-artifacts/ (git-ignored) so that a person can look at the TV.
+"""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from games import rules, services
+from tables.models import Table
+from tests.boards.helpers import record, start
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+
+
+def ev(kind, **details):
+    return rules.Event(kind, **details)
+
+
+def sign_in(page, live_server, username, password="pass-1234"):
+    """Through the real login form (its own button: the header's language buttons come first)."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def score_of(page, seat):
+    return page.locator(f'#board [data-seat="{seat}"] [data-score]')
+
+
+def test_board_shows_a_stroke_from_the_console_within_3_seconds(
+    browser, page, live_server, marker_user
+):
+    table = Table.objects.create(number=3)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    page.goto(f"{live_server.url}/tables/3/board/")
+    assert score_of(page, 0).inner_text() == "1"
+    page.evaluate("window.__notReloaded = true")
+
+    console = browser.new_context(locale="ru-RU").new_page()
+    sign_in(console, live_server, marker_user.username)  # the fixture's known password
+    console.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    console.click('button.action-button[data-kind="score"]')  # «Пробка сбита»: +2 = 3
+    clicked = time.monotonic()
+    console.wait_for_selector('#console[data-seq="1"]')
+
+    page.wait_for_function(
+        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '3'",
+        timeout=3000,
+    )
+    assert time.monotonic() - clicked < 3
+    assert page.evaluate("window.__notReloaded") is True  # swapped in place, no reload
+    assert page.locator("#board [data-bank]").inner_text() == "4"
+    assert "is-turn" in page.locator('#board [data-seat="0"]').get_attribute("class")
+    console.context.close()
+
+
+def test_board_survives_a_network_outage(page, live_server, marker_user):
+    table = Table.objects.create(number=3)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    page.goto(f"{live_server.url}/tables/3/board/")
+    mark = page.locator(".reconnecting")
+    assert mark.is_hidden()
+
+    page.route("**/tables/3/board/?fp=*", lambda route: route.abort("internetdisconnected"))
+    mark.wait_for(state="visible", timeout=4000)
+    record(game, marker_user, ev("foul", fouls=("miss",)))  # while the board is cut off
+    page.wait_for_timeout(1500)
+    assert score_of(page, 0).inner_text() == "1"
+
+    page.unroute("**/tables/3/board/?fp=*")
+    page.wait_for_function(
+        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '-1'",
+        timeout=4000,
+    )
+    mark.wait_for(state="hidden", timeout=2000)
+
+
+def test_board_shows_the_mark_on_server_errors_too(page, live_server, marker_user):
+    Table.objects.create(number=3)
+    page.goto(f"{live_server.url}/tables/3/board/")
+    page.route(
+        "**/tables/3/board/?fp=*", lambda route: route.fulfill(status=502, body="Bad gateway")
+    )
+    page.locator(".reconnecting").wait_for(state="visible", timeout=4000)
+    page.unroute("**/tables/3/board/?fp=*")
+    page.locator(".reconnecting").wait_for(state="hidden", timeout=4000)
+    assert page.locator("#board.is-free").count() == 1  # the error was never swapped in
+
+
+def test_full_screen_button(page, live_server, db):
+    Table.objects.create(number=3)
+    page.goto(f"{live_server.url}/tables/3/board/")
+    page.click(".fullscreen-button")
+    page.wait_for_function("document.fullscreenElement !== null", timeout=3000)
+
+
+# --- layout: a 1920×1080 TV never scrolls ----------------------------------------------------
+
+
+def setup_games(marker):
+    """One table for each variant, mid-game, plus a finished game and a free table."""
+    cork_big = start(
+        Table.objects.create(number=1, name="Зал 1"),
+        "cork",
+        [f"Игрок с длинной фамилией {n}" for n in range(1, 11)],
+        marker,
+    )
+    record(cork_big, marker, ev("stroke"), ev("foul", fouls=("miss", "touched")), ev("score"))
+    clockwise = start(Table.objects.create(number=2), "clockwise", ["Александра", "Борис"], marker)
+    record(
+        clockwise,
+        marker,
+        ev("break"),
+        ev("nominate", pocket=rules.Pocket.FAR_RIGHT),
+        ev("pot", ball=1, pocket=rules.Pocket.FAR_RIGHT),
+        ev("stroke"),
+    )
+    cue_run = start(
+        Table.objects.create(number=3),
+        "cue_run",
+        ["Вера", "Глеб"],
+        marker,
+        handicap="extra_strokes",
+        handicap_strokes=2,
+        strong_seat=0,
+    )
+    record(cue_run, marker, *[ev(kind) for kind in cue_run_strokes()])
+    start(Table.objects.create(number=4), "cue_vs_hand", ["Дина", "Егор"], marker)
+    cork_2 = start(Table.objects.create(number=5), "cork", ["Жанна", "Захар"], marker, target=3)
+    cork_2 = record(cork_2, marker, ev("score"))
+    services.finish_game(game=cork_2, user=marker)
+    Table.objects.create(number=6)
+
+
+def cue_run_strokes():
+    """A few legal strokes of «Кладка шаров кием», whatever the engine calls them."""
+    variant = rules.get_variant("cue_run")
+    state = variant.initial_state(variant.settings_from_dict({"players": 2}))
+    kinds = [action.kind for action in variant.legal_actions(state) if not action.fouls]
+    return kinds[:1] * 3
+
+
+def assert_fits(page):
+    sizes = page.evaluate(
+        """() => ({
+            scrollHeight: document.scrollingElement.scrollHeight,
+            scrollWidth: document.scrollingElement.scrollWidth,
+            innerHeight: window.innerHeight,
+            innerWidth: window.innerWidth,
+        })"""
+    )
+    assert sizes["scrollHeight"] <= sizes["innerHeight"], sizes
+    assert sizes["scrollWidth"] <= sizes["innerWidth"], sizes
+
+
+def overflowing(page, selector):
+    """Elements matching ``selector`` whose content is cut off by their own box."""
+    return page.evaluate(
+        """(selector) => [...document.querySelectorAll(selector)]
+            .filter(el => el.scrollHeight > el.clientHeight + 2)
+            .map(el => {
+                const where = el.closest("[data-table]")?.dataset.table ?? "";
+                return `${where} ${el.className} ${el.scrollHeight}>${el.clientHeight}`;
+            })""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_tv_boards_fit_1920x1080_without_scrolling(browser, live_server, marker_user, theme):
+    ARTIFACTS.mkdir(exist_ok=True)
+    setup_games(marker_user)
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    page = context.new_page()
+    for number in range(1, 7):
+        page.goto(f"{live_server.url}/tables/{number}/board/?theme={theme}")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"board-{number}-{theme}.png"))
+        assert_fits(page)
+        assert overflowing(page, ".seat, .panel") == [], number
+    page.goto(f"{live_server.url}/board/?theme={theme}")
+    page.screenshot(path=str(ARTIFACTS / f"wall-{theme}.png"))
+    assert_fits(page)
+    context.close()
+
+
+def test_a_wall_of_twelve_tables_fits_one_screen(browser, live_server, marker_user):
+    ARTIFACTS.mkdir(exist_ok=True)
+    setup_games(marker_user)
+    for number in range(7, 13):
+        game = start(
+            Table.objects.create(number=number), "cork", ["Аня", "Борис", "Вера"], marker_user
+        )
+        record(game, marker_user, ev("foul", fouls=("miss",)))
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/board/")
+    page.screenshot(path=str(ARTIFACTS / "wall-12.png"))
+    assert page.locator(".tile").count() == 12
+    assert_fits(page)
+    assert overflowing(page, ".mini-seats") == []
+    context.close()
+
+
+def test_phone_layout(browser, live_server, marker_user):
+    ARTIFACTS.mkdir(exist_ok=True)
+    setup_games(marker_user)
+    context = browser.new_context(viewport=PHONE, locale="ru-RU", is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/2/board/")
+    page.screenshot(path=str(ARTIFACTS / "board-phone.png"), full_page=True)
+    assert page.locator(".qr").is_hidden()  # a phone is already there
+    width = page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE["width"]  # it may scroll down, never sideways
+    context.close()

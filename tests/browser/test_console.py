@@ -1,0 +1,137 @@
+"""The marker's console in a real browser on a phone: start a cork game and play it by taps.
+
+Screenshots go to test-artifacts/ (git-ignored) so that a person can look at the phone.
+"""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group, User
+
+from clubsite.roles import MARKERS, ensure_roles
+from games import rules, services
+from games.models import Game, GameStatus
+from players.models import Player
+from tables.models import Table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
+PASSWORD = "cue-and-cork-360"
+
+
+def sign_in(page, live_server, username, password):
+    """Through the real login form (its own button: the header's language buttons come first)."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def no_horizontal_scroll(page):
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
+
+
+def tap(page, selector, seq):
+    """Taps a console button and waits for the console showing event ``seq``."""
+    page.click(selector)
+    page.wait_for_selector(f'#console[data-seq="{seq}"]')
+
+
+def scores(page):
+    return [int(s) for s in page.locator("#console [data-score]").all_inner_texts()]
+
+
+def screenshot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"console-{name}.png"), full_page=True)
+
+
+def test_a_short_cork_game_tapped_on_a_phone(page, live_server):
+    ensure_roles()
+    marker = User.objects.create_user("marker-phone", password=PASSWORD)
+    marker.groups.add(Group.objects.get(name=MARKERS))
+    Table.objects.create(number=4, name="У бара")
+    anna = Player.objects.create(full_name="Анна Лебедева")
+    Player.objects.create(full_name="Борис Котов")
+    page.set_viewport_size(PHONE)
+    page.evaluate("1")  # the page exists before the first navigation
+    sign_in(page, live_server, "marker-phone", PASSWORD)
+
+    # The table's marker page: no game yet, so the start form with the defaults prefilled.
+    page.goto(f"{live_server.url}/marker/tables/4/")
+    assert page.input_value("input[name=s_target]") == "100"
+    no_horizontal_scroll(page)
+    page.fill("input[name=q]", "лебе")  # as the marker types, the roster is searched
+    page.click(f'button[value="add:{anna.pk}"]')
+    page.wait_for_selector(f'#seats input[value="p:{anna.pk}"]', state="attached")
+    page.fill("input[name=q]", "Бор")
+    page.click('#player-results button[value^="add:"]')
+    page.wait_for_selector("#seats li:nth-child(2)")
+    page.fill("input[name=guest]", "Гость Виктор")
+    page.click('button[value="guest"]')
+    page.wait_for_selector("#seats li:nth-child(3)")
+    page.click('button[value="up:2"]')  # the guest plays second
+    page.wait_for_selector('#seats li:nth-child(2) input[value="g:Гость Виктор"]', state="attached")
+    page.fill("input[name=s_target]", "5")
+    no_horizontal_scroll(page)
+    screenshot(page, "start")
+    page.on("request", lambda r: print("REQ", r.method, r.url, r.post_data))
+    page.on("response", lambda r: print("RESP", r.status, r.url, r.headers.get("hx-redirect")))
+    page.click('button[value="start"]')
+    page.wait_for_timeout(3000)
+    print(page.url, page.inner_text("main"))
+    page.wait_for_selector('#console[data-seq="0"]')
+    game = Game.objects.get(status=GameStatus.IN_PROGRESS)
+    assert [s.name for s in game.seats.order_by("position")] == [
+        "Анна Лебедева",
+        "Гость Виктор",
+        "Борис Котов",
+    ]
+    assert game.settings == {"players": 3, "target": 5}
+    no_horizontal_scroll(page)
+
+    # Anna: no score. The guest: a miss (−3, bank 6).
+    tap(page, 'button.action-button[data-kind="stroke"]', 1)
+    tap(page, 'button[data-foul="miss"]', 2)
+    assert scores(page) == [1, -2, 1]
+    assert page.inner_text("#console [data-figure]") == "6"
+    screenshot(page, "playing")
+
+    # Undo shows what it undoes before asking; then the foul is gone (and stays in the log).
+    tap(page, "[data-undo]", 2)
+    page.wait_for_selector("#confirm-undo")
+    assert "−3" in page.inner_text("#confirm-undo")
+    tap(page, '#console .confirm button[type="submit"]', 3)
+    assert scores(page) == [1, 1, 1]
+    assert page.locator("#console .log del").count() == 1
+
+    # Another marker records a stroke meanwhile: this phone's tap is refused, shown fresh.
+    services.record_event(
+        game=game, expected_seq=3, event=rules.Event("foul", fouls=("miss",)), user=marker
+    )
+    tap(page, 'button.action-button[data-kind="stroke"]', 4)
+    assert page.locator('#console .message.error[role="alert"]').count() == 1
+    assert scores(page) == [1, -2, 1]
+    no_horizontal_scroll(page)
+
+    # Boris knocks the cork down: 1 + 6 = 7 ≥ 5, he wins.
+    tap(page, 'button.action-button[data-kind="score"]', 5)
+    assert page.locator("#console .outcome").count() == 1
+    screenshot(page, "over")
+    page.click("[data-finish]")
+    page.wait_for_url(f"**/marker/games/{game.pk}/result/")
+    assert "Борис Котов" in page.inner_text(".result")
+    no_horizontal_scroll(page)
+    page.click(f'form[action="/marker/games/{game.pk}/rematch/"] button')
+    page.wait_for_selector('#console[data-seq="0"]')
+    rematch = Game.objects.get(status=GameStatus.IN_PROGRESS)
+    assert rematch.rematch_of_id == game.pk
+    assert [s.name for s in rematch.seats.order_by("position")] == [
+        "Анна Лебедева",
+        "Гость Виктор",
+        "Борис Котов",
+    ]

@@ -1,0 +1,96 @@
+"""Driving the marker's console the way the browser does: HTMX posts with the seq shown."""
+
+import re
+
+from django.urls import reverse
+
+from games import rules, services
+from games.models import Game
+
+HX = {"HX-Request": "true"}
+
+
+def start(table, variant, seats, marker, **settings):
+    """Starts a game through the service (for tests that are not about starting)."""
+    return services.start_game(
+        table=table, variant=variant, settings=settings, seats=seats, marker=marker
+    )
+
+
+def start_via_form(client, table, variant, seats, **settings):
+    """Starts a game by posting the start form of the table's marker page; returns it.
+
+    Settings not given keep the defaults the form shows prefilled.
+    """
+    data = {"op": "start", "table": table.pk, "variant": variant, "seats": seat_tokens(seats)}
+    for field in rules.get_variant(variant).settings_fields:
+        value = settings.get(field.name, field.default)
+        if field.kind != "bool" or value:
+            data[f"s_{field.name}"] = value
+    response = client.post(reverse("games:table", args=[table.number]), data, headers=HX)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    assert "HX-Redirect" in response.headers, re.findall(r"errorlist.*?</ul>", response.content.decode(), re.S)
+    game = Game.objects.get(table=table, status="in_progress")
+    assert response.headers["HX-Redirect"] == reverse("games:console", args=[game.pk])
+    return game
+
+
+def seat_tokens(seats):
+    return [f"g:{s}" if isinstance(s, str) else f"p:{s.pk}" for s in seats]
+
+
+def seq_shown(html):
+    """The sequence number the console shows (and posts back)."""
+    return int(re.search(r'data-seq="(\d+)"', html).group(1))
+
+
+def tap(client, game, kind, *, seq=None, expect=200, **details):
+    """One button of the console: posts ``kind`` and details with the seq it was shown."""
+    game.refresh_from_db()
+    data = {"kind": kind, "seq": game.last_seq if seq is None else seq}
+    for name, value in details.items():
+        if isinstance(value, rules.Pocket):
+            value = value.value
+        data[name] = list(value) if isinstance(value, (list, tuple)) else value
+    response = client.post(reverse("games:record", args=[game.pk]), data, headers=HX)
+    assert response.status_code == expect, response.content.decode()[:3000]
+    return response
+
+
+def play(client, game, *events):
+    """Taps one button per rules.Event."""
+    response = None
+    for event in events:
+        details = {}
+        if event.fouls:
+            details["fouls"] = event.fouls
+        if event.ball is not None:
+            details["ball"] = event.ball
+        if event.pocket is not None:
+            details["pocket"] = event.pocket
+        if event.count is not None:
+            details["count"] = event.count
+        response = tap(client, game, event.kind, **details)
+    return response
+
+
+def console_html(client, game):
+    response = client.get(reverse("games:console", args=[game.pk]), headers=HX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def scores(html):
+    """The scores on the console's scoreboard, in seat order."""
+    return [int(s) for s in re.findall(r"data-score>(-?\d+)<", html)]
+
+
+def figures(html):
+    return re.findall(r"data-figure>([^<]*)<", html)
+
+
+def state_of(game):
+    from games import selectors
+
+    game.refresh_from_db()
+    return selectors.game_state(game)

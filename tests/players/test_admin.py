@@ -1,0 +1,89 @@
+"""Django admin for players, tables and games: columns, search, filters; games read-only."""
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from clubsite.roles import ADMINS
+from games.models import Event, Game, Seat
+from players.models import Player
+from tests.factories import PlayerFactory, TableFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def superuser_client(client):
+    client.force_login(User.objects.create_superuser("root", password="pass-1234"))
+    return client
+
+
+@pytest.fixture
+def game(db):
+    game = Game.objects.create(table=TableFactory(number=1), variant="cork", last_seq=1)
+    Seat.objects.create(game=game, position=0, player=PlayerFactory(full_name="Иван Петров"))
+    Seat.objects.create(game=game, position=1, guest_name="Гость")
+    Event.objects.create(game=game, seq=1, kind="stroke", payload={})
+    return game
+
+
+def test_player_changelist_searches_and_filters(superuser_client):
+    PlayerFactory(full_name="Иван Петров", phone="+7 900 123-45-67")
+    PlayerFactory(full_name="Пётр Сидоров", is_active=False)
+    url = reverse("admin:players_player_changelist")
+    html = superuser_client.get(url, {"q": "иван"}).content.decode()
+    assert "Иван Петров" in html and "Пётр Сидоров" not in html
+    html = superuser_client.get(url, {"is_active__exact": "0"}).content.decode()
+    assert "Пётр Сидоров" in html and "Иван Петров" not in html
+
+
+def test_admin_actions_deactivate_and_reactivate(superuser_client):
+    player = PlayerFactory()
+    url = reverse("admin:players_player_changelist")
+    superuser_client.post(url, {"action": "deactivate", "_selected_action": [player.pk]})
+    player.refresh_from_db()
+    assert not player.is_active
+    superuser_client.post(url, {"action": "reactivate", "_selected_action": [player.pk]})
+    player.refresh_from_db()
+    assert player.is_active
+
+
+def test_admin_refuses_to_delete_a_player_who_played(superuser_client, game):
+    player = Player.objects.get(full_name="Иван Петров")
+    url = reverse("admin:players_player_delete", args=[player.pk])
+    superuser_client.post(url, {"post": "yes"})
+    assert Player.objects.filter(pk=player.pk).exists()
+
+
+def test_table_changelist(superuser_client):
+    TableFactory(number=3, name="У окна")
+    html = superuser_client.get(reverse("admin:tables_table_changelist")).content.decode()
+    assert "У окна" in html
+
+
+def test_games_and_events_are_read_only(superuser_client, game):
+    html = superuser_client.get(
+        reverse("admin:games_game_changelist"), {"q": "Иван"}
+    ).content.decode()
+    assert reverse("admin:games_game_change", args=[game.pk]) in html
+    assert superuser_client.get(reverse("admin:games_game_add")).status_code == 403
+    assert superuser_client.get(reverse("admin:games_event_add")).status_code == 403
+    change = superuser_client.get(reverse("admin:games_game_change", args=[game.pk]))
+    assert change.status_code == 200 and "Гость" in change.content.decode()
+    event = game.events.get()
+    superuser_client.post(
+        reverse("admin:games_event_change", args=[event.pk]), {"kind": "changed", "seq": 1}
+    )
+    superuser_client.post(reverse("admin:games_event_delete", args=[event.pk]), {"post": "yes"})
+    event.refresh_from_db()
+    assert event.kind == "stroke"
+
+
+def test_club_admins_who_are_staff_can_use_the_admin(client, game):
+    admin = UserFactory(username="boss", groups=[ADMINS])
+    admin.is_staff = True
+    admin.save()
+    client.force_login(admin)
+    assert client.get(reverse("admin:players_player_changelist")).status_code == 200
+    assert client.get(reverse("admin:auth_user_changelist")).status_code == 200
+    assert client.get(reverse("admin:games_game_changelist")).status_code == 200

@@ -1,0 +1,238 @@
+import csv
+import io
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError
+from django.urls import reverse
+
+from players import csv_io
+from players.forms import PlayerImportForm
+from players.models import Player
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+HEADER = "full_name,nickname,phone,email,skill_class,active,notes\n"
+
+
+def upload(client, text, encoding="utf-8"):
+    file = SimpleUploadedFile("players.csv", text.encode(encoding), content_type="text/csv")
+    return client.post(reverse("players:import"), {"file": file})
+
+
+def snapshot():
+    return list(Player.objects.order_by("pk").values())
+
+
+# --- export -------------------------------------------------------------------------------
+
+
+def test_export_is_utf8_with_bom_and_has_every_column(admin_client):
+    PlayerFactory(
+        full_name="Иван Петров",
+        nickname="Ваня",
+        phone="+7 900 123-45-67",
+        email="ivan@example.ru",
+        skill_class="cms",
+        notes="левша",
+    )
+    PlayerFactory(full_name="Ушедший Игрок", is_active=False)
+    response = admin_client.get(reverse("players:export"), {"status": "all"})
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert response["Content-Disposition"].startswith('attachment; filename="players-')
+    body = response.content
+    assert body.startswith(b"\xef\xbb\xbf")
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows == [
+        ["full_name", "nickname", "phone", "email", "skill_class", "active", "notes"],
+        ["Иван Петров", "Ваня", "+7 900 123-45-67", "ivan@example.ru", "cms", "1", "левша"],
+        ["Ушедший Игрок", "", "", "", "novice", "0", ""],
+    ]
+
+
+def test_export_follows_the_list_filters(admin_client):
+    PlayerFactory(full_name="Иван Петров")
+    PlayerFactory(full_name="Ушедший Игрок", is_active=False)
+    body = admin_client.get(reverse("players:export")).content.decode("utf-8-sig")
+    assert "Иван Петров" in body and "Ушедший" not in body
+    body = admin_client.get(reverse("players:export"), {"q": "ушед", "status": "inactive"})
+    assert "Иван" not in body.content.decode("utf-8-sig")
+
+
+# --- import: a broken file changes nothing ----------------------------------------------
+
+
+def test_a_broken_file_is_reported_row_by_row_and_nothing_is_written(admin_client):
+    PlayerFactory(full_name="Иван Петров", phone="+7 900 000-00-00")
+    before = snapshot()
+    text = (
+        HEADER
+        + "Иван Петров,,+7 900 111-11-11,,,,\n"  # a good update
+        + "Олег Орлов,,,oleg@,,,\n"  # bad e-mail
+        + "Пётр Сидоров,,,,grandmaster,,\n"  # unknown class
+        + ",Безымянный,,,,,\n"  # no name
+        + "Олег Орлов,,,,,,\n"  # same as line 3
+        + "Анна Смирнова,,,,,может быть,\n"  # bad active
+    )
+    response = upload(admin_client, text)
+    assert response.status_code == 200
+    plan = response.context["plan"]
+    assert not plan.ok
+    assert [row.line for row in plan.bad_rows] == [3, 4, 5, 6, 7]
+    html = response.content.decode()
+    assert "Олег Орлов" in html and "grandmaster" in html
+    assert reverse("players:import_confirm") not in html
+    assert snapshot() == before
+
+    # Confirming the broken text anyway still writes nothing.
+    response = admin_client.post(reverse("players:import_confirm"), {"csv_text": text})
+    assert response.status_code == 200
+    assert not response.context["plan"].ok
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        "name,phone\nИван,1\n",  # no full_name column, unknown "name"
+        "full_name,full_name\nИван,Иван\n",
+        HEADER,  # header only
+        "full_name\nИван Петров,лишнее\n",  # more cells than columns
+        "full_name,notes\nИван Петров," + "x" * 200_000 + "\n",  # over csv's cell limit
+        'full_name\n"Иван Петров\n',  # unterminated quote
+    ],
+)
+def test_malformed_files_write_nothing(admin_client, text):
+    response = upload(admin_client, text)
+    assert response.status_code == 200
+    if text:
+        assert not response.context["plan"].ok
+        assert "import_confirm" not in response.content.decode()
+    else:  # an empty upload is refused by the upload form itself
+        assert response.context["form"].errors["file"]
+    assert not csv_io.plan_import(text).ok
+    assert not Player.objects.exists()
+
+
+# --- import: a good file ------------------------------------------------------------------
+
+
+def test_a_good_file_is_previewed_then_written_on_confirm(admin_client):
+    ivan = PlayerFactory(full_name="Иван Петров", phone="+7 900 000-00-00", skill_class="3")
+    same = PlayerFactory(full_name="Сергей Попов", nickname="Профессор", skill_class="1")
+    old = PlayerFactory(full_name="Ольга Волкова", is_active=False)
+    text = (
+        HEADER
+        + "Иван Петров,,+7 900 111-11-11,,2,,\n"  # updated: phone and class
+        + "Сергей Попов,Профессор,,,,,\n"  # unchanged (blank class keeps his)
+        + "Ольга Волкова,,,,,1,\n"  # updated: reactivated
+        + "  Олег   Орлов ,Орёл,8 (912) 345-67-89,oleg@example.ru,Мастер спорта,,\n"  # new
+    )
+    response = upload(admin_client, text)
+    assert response.status_code == 200
+    plan = response.context["plan"]
+    assert plan.ok, [row.errors for row in plan.rows]
+    assert plan.counts == {"new": 1, "updated": 2, "unchanged": 1}
+    assert [row.action for row in plan.rows] == ["updated", "unchanged", "updated", "new"]
+    html = response.content.decode()
+    assert "+7 900 000-00-00" in html and "+7 900 111-11-11" in html  # old → new
+    assert reverse("players:import_confirm") in html
+    # The preview wrote nothing.
+    ivan.refresh_from_db()
+    assert ivan.phone == "+7 900 000-00-00"
+    assert Player.objects.count() == 3
+
+    response = admin_client.post(
+        reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]}
+    )
+    assert response.status_code == 302
+    ivan.refresh_from_db()
+    old.refresh_from_db()
+    same_before = same.updated_at
+    same.refresh_from_db()
+    assert (ivan.phone, ivan.skill_class) == ("+7 900 111-11-11", "2")
+    assert old.is_active
+    assert same.updated_at == same_before
+    oleg = Player.objects.get(nickname="Орёл")
+    assert (oleg.full_name, oleg.skill_class, oleg.email) == ("Олег Орлов", "ms", "oleg@example.ru")
+
+
+def test_columns_left_out_of_the_file_are_kept(admin_client):
+    ivan = PlayerFactory(full_name="Иван Петров", phone="+7 900 000-00-00", notes="левша")
+    response = upload(admin_client, "full_name;skill_class\nИван Петров;1\n")
+    plan = response.context["plan"]
+    assert plan.counts["updated"] == 1
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
+    ivan.refresh_from_db()
+    assert (ivan.phone, ivan.notes, ivan.skill_class) == ("+7 900 000-00-00", "левша", "1")
+
+
+def test_excel_style_windows_1251_with_semicolons_and_russian_headers(admin_client):
+    text = "ФИО;Прозвище;Телефон\nАнна Смирнова;Аня;+7 900 555-44-33\n"
+    response = upload(admin_client, text, encoding="cp1251")
+    plan = response.context["plan"]
+    assert plan.ok, plan.errors
+    assert plan.counts["new"] == 1
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
+    assert Player.objects.get().nickname == "Аня"
+
+
+def test_export_then_import_changes_nothing(admin_client):
+    PlayerFactory(full_name="Иван Петров", nickname="Ваня", phone="+7 900 123-45-67", notes="a,b")
+    PlayerFactory(full_name="Ушедший Игрок", skill_class="ms", is_active=False)
+    exported = admin_client.get(reverse("players:export"), {"status": "all"}).content
+    plan = csv_io.plan_import(csv_io.decode(exported))
+    assert plan.ok
+    assert plan.counts == {"new": 0, "updated": 0, "unchanged": 2}
+
+
+def test_import_is_all_or_nothing_when_a_write_fails(monkeypatch):
+    text = HEADER + "Первый Новый,,,,,,\nВторой Новый,,,,,,\n"
+    real_save = PlayerImportForm.save
+    saved = []
+
+    def failing_save(form, *args, **kwargs):
+        if saved:
+            raise IntegrityError("simulated race")
+        saved.append(form)
+        return real_save(form, *args, **kwargs)
+
+    monkeypatch.setattr(PlayerImportForm, "save", failing_save)
+    with pytest.raises(csv_io.ImportFailed):
+        csv_io.apply_import(text)
+    assert saved  # the first row was written before the failure…
+    assert not Player.objects.exists()  # …and rolled back with it
+
+
+def test_confirm_replans_against_the_current_roster(admin_client):
+    text = HEADER + "Иван Петров,,,,,,\n"
+    preview = upload(admin_client, text)
+    assert preview.context["plan"].counts["new"] == 1
+    PlayerFactory(full_name="Иван Петров")  # someone added him meanwhile
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": text})
+    assert Player.objects.count() == 1  # matched and unchanged, not duplicated
+
+
+def test_a_file_over_the_size_limit_is_refused(admin_client):
+    big = HEADER + "Иван Петров,,,,,,примечание\n" * 40000
+    response = upload(admin_client, big)
+    assert response.context["form"].errors["file"]
+    assert not Player.objects.exists()
+
+
+def test_the_largest_file_fits_through_the_confirm_step(admin_client):
+    notes = "примечание " * 11_600
+    text = HEADER + "".join(f"Игрок Номер {i},,,,,,{notes}\n" for i in range(8))
+    assert 900 * 1024 < len(text.encode("cp1251")) < 1024 * 1024 < len(text.encode("utf-8"))
+    response = upload(admin_client, text, encoding="cp1251")
+    assert response.context["plan"].counts["new"] == 8
+    assert 'enctype="multipart/form-data"' in response.content.decode()
+    # The preview posts the text back as multipart, as the browser does.
+    response = admin_client.post(
+        reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]}
+    )
+    assert response.status_code == 302
+    assert Player.objects.count() == 8

@@ -1,0 +1,61 @@
+import re
+
+import pytest
+from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.core.management import call_command
+
+from clubsite.roles import can_manage_roster, can_record_games
+from players.models import Player
+from tables.models import Table
+
+pytestmark = pytest.mark.django_db
+
+
+def load():
+    from io import StringIO
+
+    out = StringIO()
+    call_command("load_demo_club", stdout=out)
+    return out.getvalue()
+
+
+def counts():
+    return (
+        Table.objects.count(),
+        Player.objects.count(),
+        User.objects.count(),
+        list(User.objects.order_by("pk").values_list("password", flat=True)),
+        list(Player.objects.order_by("pk").values_list("updated_at", flat=True)),
+    )
+
+
+def test_demo_club_has_tables_players_and_staff_with_printed_passwords():
+    output = load()
+    assert Table.objects.count() >= 4
+    assert Player.objects.count() >= 10
+    assert all(re.search("[А-Яа-яЁё]", p.full_name) for p in Player.objects.all())
+    passwords = dict(re.findall(r"Created user '(\w+)' .* password: (\S+)", output))
+    assert set(passwords) == {"admin", "marker"}
+    assert passwords["admin"] != passwords["marker"]
+    admin = authenticate(username="admin", password=passwords["admin"])
+    marker = authenticate(username="marker", password=passwords["marker"])
+    assert admin is not None and marker is not None
+    assert can_manage_roster(admin) and admin.is_staff
+    assert can_record_games(marker) and not can_manage_roster(marker)
+
+
+def test_running_twice_changes_nothing():
+    load()
+    before = counts()
+    output = load()
+    assert counts() == before
+    assert "password:" not in output
+    assert "User 'admin' exists" in output and "User 'marker' exists" in output
+
+
+def test_passwords_are_random():
+    first = re.findall(r"password: (\S+)", load())
+    User.objects.all().delete()
+    second = re.findall(r"password: (\S+)", load())
+    assert first and second and set(first).isdisjoint(second)

@@ -1,0 +1,106 @@
+"""The public game page: players, settings, result, and the whole log, undone events marked."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import Game, Seat
+
+from .helpers import cork_stats, finished, player, table
+
+pytestmark = pytest.mark.django_db
+
+CORK_EVENTS = [
+    ("stroke", {}),  # 1: player 1, nothing → player 2
+    ("foul", {"fouls": ["miss"]}),  # 2: player 2: 1 − 3 = −2, bank 6 → player 3
+    ("score", {}),  # 3: player 3: 1 + 6 = 7, bank 12 … undone by 4
+    ("undo", {}),  # 4: back to bank 6, player 3 at the table
+    ("foul", {"fouls": ["touched", "miss"]}),  # 5: player 3: 1 − 6 = −5, bank 12
+]
+
+
+@pytest.fixture
+def live_cork():
+    ann, bob = player("Ann"), player("Bob")
+    game = Game.objects.create(
+        table=table(4),
+        variant="cork",
+        settings={"players": 3, "target": 100},
+        last_seq=len(CORK_EVENTS),
+    )
+    for position, who in enumerate([ann, bob, "Gus"]):
+        Seat.objects.create(
+            game=game,
+            position=position,
+            player=who if not isinstance(who, str) else None,
+            guest_name=who if isinstance(who, str) else "",
+        )
+    from games.models import Event
+
+    for seq, (kind, payload) in enumerate(CORK_EVENTS, start=1):
+        Event.objects.create(game=game, seq=seq, kind=kind, payload=payload)
+    return game
+
+
+def log_rows(html):
+    return re.findall(r'<tr class="([^"]*)" id="event-(\d+)">(.*?)</tr>', html, re.S)
+
+
+def cells(row_html):
+    return [
+        re.sub(r"<[^>]+>|\s+", " ", c).strip()
+        for c in re.findall(r"<td[^>]*>(.*?)</td>", row_html, re.S)
+    ]
+
+
+def test_log_with_state_after_each_event_and_undone_marked(client, live_cork):
+    response = client.get(reverse("games:detail", args=[live_cork.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    html = response.content.decode()
+    rows = log_rows(html)
+    assert [number for _cls, number, _row in rows] == ["1", "2", "3", "4", "5"]
+    classes = {number: cls.split() for cls, number, _row in rows}
+    assert classes["3"] == ["undone"]
+    assert classes["4"] == ["undo"]
+    assert classes["1"] == classes["2"] == classes["5"] == []
+    table_cells = {number: cells(row) for _cls, number, row in rows}
+    # № | time | event | Ann | Bob | Gus | Bank
+    assert [c[3:] for n, c in sorted(table_cells.items())] == [
+        ["1", "1", "1", "3"],
+        ["1", "-2", "1", "6"],
+        ["1", "-2", "7", "12"],
+        ["1", "-2", "1", "6"],
+        ["1", "-2", "-5", "12"],
+    ]
+    assert "<del>" in rows[2][2] and "undone" in table_cells["3"][2]
+    assert "Undone: event 3" in table_cells["4"][2]
+    assert (
+        "Miss" in table_cells["5"][2] and "Cue ball or object ball touched" in table_cells["5"][2]
+    )
+    assert "In progress" in html
+    assert ">Target</dt><dd>100</dd>" in html
+    assert reverse("players:detail", args=[live_cork.seats.get(position=0).player_id]) in html
+    assert "Gus" in html
+
+
+def test_finished_game_shows_result(client):
+    ann, bob = player("Ann"), player("Bob")
+    game = finished(
+        "cork",
+        [(ann, "loss", -9, cork_stats()), (bob, "win", 100, cork_stats())],
+        settings={"players": 2, "target": 100},
+    )
+    html = client.get(reverse("games:detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    html = html.content.decode()
+    assert re.search(r"Winner:\s*<strong>Bob</strong>", html)
+    assert "No events recorded." in html
+
+
+def test_russian_is_the_default(client, live_cork):
+    html = client.get(reverse("games:detail", args=[live_cork.pk])).content.decode()
+    assert "Журнал" in html or "журнал" in html
+
+
+def test_unknown_game_is_404(client):
+    assert client.get(reverse("games:detail", args=[999999])).status_code == 404

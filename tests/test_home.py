@@ -1,0 +1,95 @@
+import pytest
+from django.urls import reverse
+
+from games.models import Game, GameStatus
+from tests.factories import TableFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tables(db):
+    free = TableFactory(number=1, name="Зелёный")
+    busy = TableFactory(number=2)
+    Game.objects.create(table=busy, variant="cork", status=GameStatus.IN_PROGRESS)
+    broken = TableFactory(number=3, out_of_service=True)
+    retired = TableFactory(number=4, name="Списанный", is_active=False)
+    return free, busy, broken, retired
+
+
+def test_home_lists_active_tables_with_status_and_board_links(client, tables):
+    html = client.get(reverse("home")).content.decode()
+    for number in (1, 2, 3):
+        assert reverse("games:board", args=[number]) in html
+    assert "Списанный" not in html
+    assert "Свободен" in html and "Не работает" in html
+    assert "status-in_play" in html
+    assert reverse("games:wall") in html and reverse("games:rules") in html
+
+
+@pytest.mark.parametrize(
+    "who, sees_marker_pages",
+    [(None, False), ("plain_user", False), ("marker_user", True), ("admin_user", True)],
+)
+def test_marker_links_only_for_staff_who_record(client, tables, who, sees_marker_pages, request):
+    if who:
+        client.force_login(request.getfixturevalue(who))
+    html = client.get(reverse("home")).content.decode()
+    assert (reverse("games:table", args=[1]) in html) is sees_marker_pages
+
+
+def test_roster_links_only_for_admins(client, admin_user, marker_user):
+    client.force_login(marker_user)
+    assert reverse("players:list") not in client.get(reverse("home")).content.decode()
+    client.force_login(admin_user)
+    html = client.get(reverse("home")).content.decode()
+    assert reverse("players:list") in html and reverse("tables:list") in html
+
+
+def test_empty_club(client):
+    assert "В клубе пока нет столов." in client.get(reverse("home")).content.decode()
+
+
+# --- log in, log out ------------------------------------------------------------------------
+
+
+def test_login_page_is_in_the_site_style(client):
+    html = client.get(reverse("login")).content.decode()
+    assert 'class="site-header"' in html and 'name="username"' in html
+
+
+def test_log_in_and_out(client, admin_user):
+    response = client.post(
+        reverse("login"), {"username": "admin-user", "password": "pass-1234", "next": "/players/"}
+    )
+    assert response["Location"] == "/players/"
+    assert client.get(reverse("players:list")).status_code == 200
+    client.post(reverse("logout"))
+    assert client.get(reverse("players:list")).status_code == 302
+
+
+def test_wrong_password_is_an_error_on_the_login_page(client, admin_user):
+    response = client.post(reverse("login"), {"username": "admin-user", "password": "wrong"})
+    assert response.status_code == 200
+    assert 'class="errors"' in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+# --- languages ------------------------------------------------------------------------------
+
+
+def test_russian_is_the_default(client):
+    html = client.get(reverse("home")).content.decode()
+    assert '<html lang="ru">' in html and "Войти" in html
+
+
+def test_the_language_switcher_changes_the_language(client):
+    html = client.get(reverse("home")).content.decode()
+    assert f'action="{reverse("set_language")}"' in html
+    assert 'name="language" value="en"' in html
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert response.status_code == 302 and response["Location"] == "/"
+    html = client.get(reverse("home")).content.decode()
+    assert '<html lang="en">' in html and "Log in" in html and "Войти" not in html
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    assert "Войти" in client.get(reverse("home")).content.decode()

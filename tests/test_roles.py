@@ -1,0 +1,117 @@
+import pytest
+from django.contrib.auth.models import AnonymousUser, Group
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponse
+from django.test import RequestFactory
+from django.urls import reverse
+
+from clubsite.roles import (
+    ADMINS,
+    MARKERS,
+    can_manage_roster,
+    can_record_games,
+    ensure_roles,
+    marker_required,
+    roster_admin_required,
+)
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def permission_names(group_name):
+    group = Group.objects.get(name=group_name)
+    return {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.all()}
+
+
+def test_migrate_creates_both_groups():
+    assert set(Group.objects.values_list("name", flat=True)) >= {ADMINS, MARKERS}
+
+
+def test_ensure_roles_is_idempotent():
+    ensure_roles()
+    ensure_roles()
+    assert Group.objects.filter(name__in=[ADMINS, MARKERS]).count() == 2
+    assert permission_names(MARKERS) == {"games.record_game"}
+
+
+def test_admins_manage_players_tables_and_users_and_may_record():
+    perms = permission_names(ADMINS)
+    for perm in [
+        "players.add_player",
+        "players.change_player",
+        "tables.change_table",
+        "auth.add_user",
+        "auth.change_user",
+        "games.record_game",
+        "games.view_game",
+    ]:
+        assert perm in perms
+    assert "games.change_event" not in perms
+
+
+def test_role_checks():
+    admin = UserFactory(groups=[ADMINS])
+    marker = UserFactory(groups=[MARKERS])
+    plain = UserFactory()
+    anonymous = AnonymousUser()
+    assert [can_manage_roster(u) for u in (admin, marker, plain, anonymous)] == [
+        True,
+        False,
+        False,
+        False,
+    ]
+    assert [can_record_games(u) for u in (admin, marker, plain, anonymous)] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+
+
+@pytest.mark.parametrize(
+    "decorator, allowed",
+    [(marker_required, {"admin", "marker"}), (roster_admin_required, {"admin"})],
+)
+def test_decorators(decorator, allowed):
+    users = {
+        "admin": UserFactory(groups=[ADMINS]),
+        "marker": UserFactory(groups=[MARKERS]),
+        "plain": UserFactory(),
+    }
+    view = decorator(lambda request: HttpResponse("ok"))
+    request = RequestFactory().get("/somewhere/?x=1")
+    request.user = AnonymousUser()
+    response = view(request)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("login") + "?next=/somewhere/%3Fx%3D1"
+    for name, user in users.items():
+        request.user = user
+        if name in allowed:
+            assert view(request).status_code == 200, name
+        else:
+            with pytest.raises(PermissionDenied):
+                view(request)
+
+
+def test_the_403_page_is_friendly_and_in_the_site_style(client):
+    client.force_login(UserFactory(username="zritel"))
+    response = client.get(reverse("players:list"))
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert 'class="site-header"' in html and "zritel" in html
+    assert "Доступ запрещён" in html
+
+
+def test_the_404_page_is_in_the_site_style(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert 'class="site-header"' in html and "Страница не найдена" in html
+
+
+def test_the_500_page_renders_without_a_request_context():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")
+    assert "Ошибка сервера" in html and 'href="/"' in html
