@@ -217,9 +217,10 @@ def seq_of(fp):
 
 async def read_response(reader):
     status_line = await reader.readline()
-    if not status_line:
-        raise ValueError("connection closed")
-    status = int(status_line.split()[1])
+    parts = status_line.split()
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise ValueError(f"bad status line {status_line[:40]!r}")
+    status = int(parts[1])
     headers = {}
     while True:
         line = await reader.readline()
@@ -227,6 +228,12 @@ async def read_response(reader):
             break
         name, _, value = line.decode("latin-1").partition(":")
         headers[name.strip().lower()] = value.strip()
+    if headers.get("transfer-encoding", "").lower() == "chunked":
+        body = b""
+        while size := int((await reader.readline()).split(b";")[0], 16):
+            body += await reader.readexactly(size + 2)
+        await reader.readline()
+        return status, headers, body
     length = int(headers.get("content-length", "0"))
     body = await reader.readexactly(length) if length else b""
     return status, headers, body

@@ -71,7 +71,9 @@ def seat_players(tokens):
     """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
     ids = [int(t[2:]) for t in tokens if t.startswith("p:") and t[2:].isdigit()]
     players = Player.objects.in_bulk(ids)
-    return [players.get(int(t[2:])) if t[2:].isdigit() else None for t in tokens]
+    return [
+        players.get(int(t[2:])) if t.startswith("p:") and t[2:].isdigit() else None for t in tokens
+    ]
 
 
 def suggest(variant, tokens) -> Hint | None:

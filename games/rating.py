@@ -201,13 +201,23 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
     ]
 
 
+TOP = frozenset({Outcome.WIN, Outcome.DRAW})
+
+
 def _places(variant, seats):
     """(player_id, place) for the rated seats: winners first, then by final score."""
+    if len(seats) == 2:  # the usual two-player game: only the outcomes matter
+        (first, first_outcome, _s1), (second, second_outcome, _s2) = seats
+        if first is not None and second is not None and first != second:
+            return (
+                (first, 0 if first_outcome in TOP else 1),
+                (second, 0 if second_outcome in TOP else 1),
+            )
     sign = 1 if variant in LOWER_SCORE_WINS else -1
 
     def key(seat):
         _pid, outcome, score = seat
-        top = outcome in (Outcome.WIN, Outcome.DRAW)
+        top = outcome in TOP
         return (0 if top else 1, 0 if top or score is None else sign * score, score is None)
 
     keys = sorted({key(seat) for seat in seats})

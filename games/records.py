@@ -253,14 +253,14 @@ class VariantRecord:
 
 def player_records(player) -> list[VariantRecord]:
     """Per game played: games, wins, losses, draws and the game's own figures; one query."""
-    aggregates = {}
-    for variant in Variant.values:
-        scope = Q(game__variant=variant)
-        for figure in OUTCOME_FIGURES + variant_figures(variant, detailed=True):
-            aggregates[f"{variant}_{figure.key}"] = figure.expression(scope)
     key = f"records:player:v1:{player.pk}:{_stamp_text()}"
-    values = cache.get(key)
+    values = cache.get(key)  # cached until another game finishes (or for an hour)
     if values is None:
+        aggregates = {}
+        for variant in Variant.values:
+            scope = Q(game__variant=variant)
+            for figure in OUTCOME_FIGURES + variant_figures(variant, detailed=True):
+                aggregates[f"{variant}_{figure.key}"] = figure.expression(scope)
         values = finished_seats().filter(player=player).aggregate(**aggregates)
         cache.set(key, values, 3600)
     records = []

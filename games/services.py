@@ -86,12 +86,14 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
             Table.objects.select_for_update().filter(pk=table.pk).first()
             if Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).exists():
                 raise ValidationError({"table": BUSY_TABLE})
+            initial = replay_cache.Replayed.from_log(0, [], rules_variant.initial_state(validated))
             game = Game.objects.create(
                 table=table,
                 variant=rules_variant.key,
                 settings=validated.to_dict(),
                 marker=marker,
                 rematch_of=rematch_of,
+                replay_cache=replay_cache.dump(initial),
             )
             Seat.objects.bulk_create(
                 Seat(
@@ -136,7 +138,8 @@ def _seat_errors(rules_variant, seats):
 
 
 def _lock(game):
-    """The game row, locked until the end of the transaction (a no-op on SQLite)."""
+    """The game row, read afresh and locked until the end of the transaction (a no-op on
+    SQLite). Only ``game.pk`` is used: callers may pass ``Game(pk=…)`` without reading it."""
     return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
 
 
@@ -151,11 +154,11 @@ def record_event(*, game, expected_seq, event, user):
     update, whatever the game's length); an undo, or a game without a valid cache, replays
     the stored events (one query more).
     """
-    variant = selectors.variant_of(game)
     events = None
     try:
         with transaction.atomic():
             locked = _lock(game)
+            variant = selectors.variant_of(locked)
             if locked.status != GameStatus.IN_PROGRESS:
                 raise GameClosed
             if expected_seq != locked.last_seq:
@@ -209,7 +212,9 @@ def refresh_replay_cache(*, game):
 
 def undo_last(*, game, expected_seq, user):
     """Records an undo: the newest effective event stops counting (nothing is deleted)."""
-    return record_event(game=game, expected_seq=expected_seq, event=rules.Event(rules.UNDO), user=user)
+    return record_event(
+        game=game, expected_seq=expected_seq, event=rules.Event(rules.UNDO), user=user
+    )
 
 
 # --- closing -------------------------------------------------------------------------------

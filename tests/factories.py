@@ -44,3 +44,25 @@ class TableFactory(factory.django.DjangoModelFactory):
     number = factory.Sequence(lambda n: n + 1)
     name = ""
     kind = TableKind.PYRAMID_12
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A game in progress, started through ``games.services.start_game`` (so validated):
+    ``GameFactory(variant="cork", seats=[player, "Гость"], settings={"target": 50})``."""
+
+    class Meta:
+        model = "games.Game"
+
+    table = factory.SubFactory(TableFactory)
+    variant = "cork"
+    settings = factory.Dict({})
+    seats = factory.LazyFunction(lambda: ["Гость Первый", "Гость Второй"])
+    marker = None
+
+    @classmethod
+    def _create(cls, model_class, *, table, variant, settings, seats, marker, **kwargs):
+        from games import services
+
+        return services.start_game(
+            table=table, variant=variant, settings=settings, seats=seats, marker=marker
+        )

@@ -6,7 +6,8 @@ query on Game (two for the wall) and answers an unchanged board with an empty 20
 no template rendering, no session or user lookup (htmx does not swap on 204). A changed board
 is re-rendered once per fingerprint and language and kept in the cache for a little while, so a
 hall full of TVs that all notice the same stroke within a second costs one render, not one per
-TV.
+TV. ``games.middleware.BoardPollMiddleware`` makes the table board's checks before most of the
+middleware runs; the view makes them again when it is absent.
 
 What a board shows of a table: its game in progress; else its game finished in the last
 ``RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
@@ -26,8 +27,10 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from games import rules, selectors
 from games.i18n import render_message
@@ -112,19 +115,34 @@ def _poll_fingerprint(request):
     return request.GET.get("fp") if request.htmx else None
 
 
-def _unchanged():
-    return HttpResponse(status=204)
-
-
-def _fragment(html, fp):
-    response = HttpResponse(html)
-    response["X-Board-Fingerprint"] = fp
+def unchanged():
+    """The answer to a poll of an unchanged board: empty, never cached."""
+    response = HttpResponse(status=204)
+    add_never_cache_headers(response)
     return response
+
+
+def fragment(html, fp):
+    """A changed board's fragment; the client keeps ``fp`` for its next poll."""
+    response = HttpResponse(html)
+    response["Content-Length"] = len(response.content)  # the fast path skips CommonMiddleware
+    response["X-Board-Fingerprint"] = fp
+    add_never_cache_headers(response)
+    return response
+
+
+def _cache_key(key, language):
+    return f"boards:{key}:{language}"
+
+
+def cached_table_board(number, fp, language):
+    """The rendered board of table ``number`` at ``fp`` if a poll has rendered it, else None."""
+    return cache.get(_cache_key(f"t{number}:{fp}", language))
 
 
 def _cached_render(key, build):
     """``build()`` -> html, kept per key and language (the boards' texts are translated)."""
-    key = f"boards:{key}:{translation.get_language()}"
+    key = _cache_key(key, translation.get_language())
     html = cache.get(key)
     if html is None:
         html = build()
@@ -361,19 +379,21 @@ def qr_svg(url):
     )
 
 
+@require_safe
 @never_cache
 def board(request, number):
     """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
     shown = _poll_fingerprint(request)
     if shown is not None:
-        fp = table_fingerprint(number)
+        # games.middleware.BoardPollMiddleware has usually made this check already.
+        fp = getattr(request, "board_fingerprint", None) or table_fingerprint(number)
         if shown == fp:
-            return _unchanged()
+            return unchanged()
 
         def build():
             return render_to_string("games/boards/table.html#board", _board_context(number))
 
-        return _fragment(_cached_render(f"t{number}:{fp}", build), fp)
+        return fragment(_cached_render(f"t{number}:{fp}", build), fp)
     table = get_object_or_404(Table, number=number)
     context = _board_context(number)
     context |= {
@@ -423,6 +443,7 @@ def _wall_context():
     }
 
 
+@require_safe
 @never_cache
 def wall(request):
     """The club wall: every active table as a tile; polls like the table board."""
@@ -430,11 +451,11 @@ def wall(request):
     if shown is not None:
         fp = wall_fingerprint()
         if shown == fp:
-            return _unchanged()
+            return unchanged()
 
         def build():
             return render_to_string("games/boards/wall.html#wall", _wall_context())
 
-        return _fragment(_cached_render(f"wall:{fp}", build), fp)
+        return fragment(_cached_render(f"wall:{fp}", build), fp)
     context = _wall_context() | {"theme": _theme(request)}
     return render(request, "games/boards/wall.html", context)

@@ -9,9 +9,9 @@ stale, repeated or illegal post answers 409 with the fresh console and a transla
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -51,7 +51,7 @@ def _redirect(request, url):
 @marker_required
 @require_http_methods(["GET", "POST"])
 def start(request):
-    """Start a game on any free table (the table picker), or go to a table's console."""
+    """Start a game on any free table (the table picker); games in progress are linked."""
     return _start_page(request, table=None)
 
 
@@ -67,8 +67,9 @@ def table(request, number):
 
 
 def _start_page(request, table):
-    status = 200
+    """The start form; editing buttons re-render it, "start" starts the game (errors inline)."""
     results = []
+    searching = False
     op = request.POST.get("op", "start") if request.method == "POST" else None
     if op is None:
         form = StartGameForm(table=table)
@@ -81,10 +82,11 @@ def _start_page(request, table):
                 form.add_service_errors(error)
             else:
                 return _redirect(request, reverse("games:console", args=[game.pk]))
-        status = 422 if not request.htmx else 200
     else:
         form = StartGameForm.edited(request.POST, op, table=table)
-        if op == "search":
+        # "enter": the Enter key in a text box adds the guest typed, else searches.
+        searching = op == "search" or (op == "enter" and not request.POST.get("guest", "").strip())
+        if searching:
             results = selectors.search_players(
                 request.POST.get("q"), exclude_ids=form.seated_player_ids()
             )
@@ -92,16 +94,20 @@ def _start_page(request, table):
         "form": form,
         "table": table,
         "results": results,
-        "query": request.POST.get("q", "") if op == "search" else "",
+        "query": request.POST.get("q", "") if op and searching else "",
         "games_in_progress": _games_in_progress() if table is None else [],
         "out_of_service": table is not None and (not table.is_active or table.out_of_service),
     }
     template = f"{START}#start_form" if request.htmx and op else START
-    return render(request, template, context, status=status)
+    return render(request, template, context)
 
 
 def _games_in_progress():
-    return Game.objects.filter(status=GameStatus.IN_PROGRESS).select_related("table")
+    return (
+        Game.objects.filter(status=GameStatus.IN_PROGRESS)
+        .select_related("table")
+        .defer("replay_cache")
+    )
 
 
 @marker_required
@@ -125,14 +131,15 @@ def console(request, pk):
     """The console of a game; ``?confirm=undo|abandon`` asks before that action."""
     game = _game(pk)
     confirm = request.GET.get("confirm")
-    return _render_console(request, game, confirm=confirm if confirm in ("undo", "abandon") else None)
+    return _render_console(
+        request, game, confirm=confirm if confirm in ("undo", "abandon") else None
+    )
 
 
 @marker_required
 @require_POST
 def record(request, pk):
     """One tap of the marker: records the event the button stands for."""
-    game = _game(pk)
     try:
         event = rules.Event.from_payload(
             request.POST.get("kind", ""),
@@ -144,54 +151,55 @@ def record(request, pk):
             },
         )
     except rules.RuleViolation as violation:
-        return _render_console(request, game, error=render_message(violation.message))
-    return _write(request, game, services.record_event, event=event)
+        return _render_console(request, _game(pk), error=render_message(violation.message))
+    return _write(request, pk, services.record_event, event=event)
 
 
 @marker_required
 @require_POST
 def undo(request, pk):
-    return _write(request, _game(pk), services.undo_last)
+    return _write(request, pk, services.undo_last)
 
 
 @marker_required
 @require_POST
 def abandon(request, pk):
-    game = _game(pk)
-    response = _write(request, game, services.abandon_game, follow=False)
-    if response is not None:
-        return response
-    messages.success(request, gettext("The game was abandoned; the table is free."))
+    game = _write(request, pk, services.abandon_game, follow=False)
+    if not isinstance(game, Game):
+        return game  # the console, with the reason it was refused
+    messages.success(request, _("The game was abandoned; the table is free."))
     return _redirect(request, reverse("games:table", args=[game.table.number]))
 
 
 @marker_required
 @require_POST
 def finish(request, pk):
-    game = _game(pk)
-    response = _write(request, game, services.finish_game, follow=False)
-    if response is not None:
-        return response
+    game = _write(request, pk, services.finish_game, follow=False)
+    if not isinstance(game, Game):
+        return game
     return _redirect(request, reverse("games:result", args=[game.pk]))
 
 
-def _write(request, game, service, follow=True, **kwargs):
-    """Calls ``service`` with the posted ``seq``; answers the console (409 when rejected).
+def _write(request, pk, service, follow=True, **kwargs):
+    """Calls ``service`` with the posted ``seq``; answers the console (409 when refused).
 
-    With ``follow=False`` a successful write returns None so the caller can redirect.
+    The service reads and locks the game row itself, so the game is not read before.
+    With ``follow=False`` a successful write returns the Game so the caller can redirect.
     """
     seq = request.POST.get("seq", "")
-    if not seq.isdigit():
-        return _render_console(request, game, error=str(services.StaleEvent.message))
     try:
-        game = service(game=game, expected_seq=int(seq), user=request.user, **kwargs)
+        if not seq.isdigit():
+            raise services.StaleEvent
+        game = service(game=Game(pk=pk), expected_seq=int(seq), user=request.user, **kwargs)
+    except Game.DoesNotExist:
+        raise Http404 from None
     except services.GameError as error:
-        # Another marker may have moved the game on: show it as it is now.
-        return _render_console(request, _game(game.pk), error=str(error.message))
+        # Another marker may have moved the game on: it is shown as it is now.
+        return _render_console(request, _game(pk), error=str(error.message))
     except rules.RuleViolation as violation:
-        return _render_console(request, _game(game.pk), error=render_message(violation.message))
+        return _render_console(request, _game(pk), error=render_message(violation.message))
     if not follow:
-        return None
+        return game
     if not request.htmx:
         return redirect("games:console", pk=game.pk)
     return _render_console(request, game)
@@ -256,15 +264,19 @@ class ActionView:
         self.balls = list(action.balls)
         self.default_ball = self.balls[0] if len(self.balls) == 1 else None
         offered = set(action.pockets)
-        self.pockets = [
-            {
-                "value": pocket.value,
-                "label": render_message(pocket.label),
-                "offered": pocket in offered,
-                "default": pocket == action.default_pocket,
-            }
-            for pocket in POCKET_GRID
-        ] if action.pockets else []
+        self.pockets = (
+            [
+                {
+                    "value": pocket.value,
+                    "label": render_message(pocket.label),
+                    "offered": pocket in offered,
+                    "default": pocket == action.default_pocket,
+                }
+                for pocket in POCKET_GRID
+            ]
+            if action.pockets
+            else []
+        )
         self.max_count = action.max_count
         details = [bool(self.fouls), bool(self.balls), bool(self.pockets), bool(self.max_count)]
         # One tap records it: nothing to choose.
@@ -281,7 +293,7 @@ def game_figures(variant_key, state):
     settings = state.settings
     if variant_key == "cork":
         return [
-            (_("Bank: a foul costs it, a scoring stroke earns it"), state.bank),
+            (_("Bank (a foul costs it, a scoring stroke earns it)"), state.bank),
             (_("Target"), settings.target),
         ]
     if variant_key == "clockwise":

@@ -16,6 +16,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
 from games import handicap, rating, rules, selectors
 from games.forms import SETTING_PREFIX
@@ -120,7 +121,8 @@ class LeaderboardForm(forms.Form):
 
     def choices(self):
         """The valid query, defaults for anything missing or wrong (a bad link is no error)."""
-        data = self.cleaned_data if self.is_valid() else {}
+        self.is_valid()
+        data = self.cleaned_data  # the fields that are valid
         direction = data.get("dir")
         return {
             "variant": data.get("variant") or Variant.CORK,
@@ -132,6 +134,7 @@ class LeaderboardForm(forms.Form):
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 def leaderboard_view(request):
     form = LeaderboardForm(request.GET)
     query = form.choices()
@@ -224,22 +227,25 @@ def games_csv(request):
         .select_related("game", "game__table", "player")
         .order_by("game__finished_at", "game_id", "position")
     )
-    labels = dict(Variant.choices)
-    outcome_labels = dict(Outcome.choices)
+    # Translated now: the rows are streamed after the view has returned.
+    labels = {value: str(label) for value, label in Variant.choices}
+    outcome_labels = {value: str(label) for value, label in Outcome.choices}
+    draw_labels = {value: str(label) for value, label in DRAW_LABELS.items()}
+    header = [
+        _("Game"),
+        _("Finished"),
+        _("Table"),
+        _("Game type"),
+        _("Players"),
+        _("Outcomes"),
+        _("Scores"),
+        _("Winners"),
+        _("Draw"),
+        _("Link"),
+    ]
 
     def rows():
-        yield [
-            _("Game"),
-            _("Finished"),
-            _("Table"),
-            _("Game type"),
-            _("Players"),
-            _("Outcomes"),
-            _("Scores"),
-            _("Winners"),
-            _("Draw"),
-            _("Link"),
-        ]
+        yield header
         for _game_id, game_seats in groupby(seats.iterator(chunk_size=2000), key=_game_of):
             game_seats = list(game_seats)
             game = game_seats[0].game
@@ -250,10 +256,10 @@ def games_csv(request):
                 game.table.number,
                 labels.get(game.variant, game.variant),
                 " / ".join(seat.name for seat in game_seats),
-                " / ".join(str(outcome_labels.get(seat.outcome, "")) for seat in game_seats),
+                " / ".join(outcome_labels.get(seat.outcome, "") for seat in game_seats),
                 " / ".join("" if seat.score is None else str(seat.score) for seat in game_seats),
                 " / ".join(s.name for s in game_seats if s.outcome in (Outcome.WIN, Outcome.DRAW)),
-                str(DRAW_LABELS.get(result.get("draw"), "")),
+                draw_labels.get(result.get("draw"), ""),
                 request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
             ]
 
@@ -265,18 +271,18 @@ def stats_csv(request):
     """Players' statistics: one row per player and game (filters: variant, period, min games)."""
     query = _export_query(request)
     variants = [query["variant"]] if query["variant"] else list(Variant.values)
-    labels = dict(Variant.choices)
+    # Translated now: the rows are streamed after the view has returned.
+    labels = {value: str(label) for value, label in Variant.choices}
+    figure_keys = []
+    header = [_("Player ID"), _("Player"), _("Game type")]
+    for column in leaderboard_columns(Variant.CORK)[:6]:  # the columns common to every game
+        header.append(str(column.label))
+    for variant in variants:
+        for figure in VARIANT_FIGURES[variant]:
+            figure_keys.append((variant, figure.key))
+            header.append(f"{labels[variant]}: {figure.label}")
 
     def rows():
-        figure_keys = []
-        header = [_("Player ID"), _("Player"), _("Game type")]
-        for column in leaderboard_columns(Variant.CORK)[:6]:  # the columns common to every game
-            header.append(str(column.label))
-        for variant in variants:
-            for figure in VARIANT_FIGURES[variant]:
-                if (variant, figure.key) not in figure_keys:
-                    figure_keys.append((variant, figure.key))
-                    header.append(f"{labels[variant]}: {figure.label}")
         yield header
         for variant in variants:
             board, _sort, _desc = leaderboard(

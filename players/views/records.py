@@ -3,6 +3,7 @@
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
 from games.models import Outcome
 from games.records import player_games, player_ratings, player_records
@@ -12,6 +13,7 @@ GAMES_PER_PAGE = 25
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 def player_detail(request, pk):
     player = get_object_or_404(Player, pk=pk)
     page = Paginator(player_games(player), GAMES_PER_PAGE).get_page(request.GET.get("page"))

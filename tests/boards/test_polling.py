@@ -131,3 +131,64 @@ def test_the_board_page_loads_its_scripts_and_the_reconnecting_mark(client, tabl
     assert 'class="reconnecting"' in html and "hidden" in html.split('class="reconnecting"')[1][:80]
     assert 'class="fullscreen-button"' in html
     assert "hx-request='{\"timeout\": 5000}'" in html
+
+
+def test_the_fast_path_answers_before_the_session_and_the_view(
+    client, table, marker_user, monkeypatch, django_assert_max_num_queries
+):
+    """games.middleware.BoardPollMiddleware (before the session) answers unchanged polls."""
+    from django.conf import settings
+
+    from games.views import boards
+
+    fast = settings.MIDDLEWARE.index("games.middleware.BoardPollMiddleware")
+    assert fast < settings.MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware")
+    client.force_login(marker_user)
+    start(table, "cork", ["Аня", "Борис"], marker_user)
+    fp = shown_fp(client.get(BOARD).content.decode())
+
+    def no_view(*args, **kwargs):
+        raise AssertionError("the view must not run for an unchanged poll")
+
+    monkeypatch.setattr(boards, "board", no_view)  # the URLconf holds the original function
+    monkeypatch.setattr(boards, "_board_context", no_view)
+    with django_assert_max_num_queries(1):
+        response = poll(client, BOARD, fp)
+    assert response.status_code == 204
+    assert not hasattr(response.wsgi_request, "session")  # SessionMiddleware never ran
+
+
+def test_the_fast_path_leaves_other_requests_alone(client, table, marker_user):
+    start(table, "cork", ["Аня", "Борис"], marker_user)
+    assert poll(client, "/tables/3/board/extra", "free").status_code == 404
+    assert client.get(BOARD, {"fp": "x"}).status_code == 200  # not htmx: the page
+    response = client.post(BOARD + "?fp=free", headers={"HX-Request": "true"})
+    assert response.status_code == 405  # a post is never a poll
+    assert poll(client, "/tables/77/board/", "free").status_code == 204  # unknown: nothing
+
+
+def test_a_change_already_rendered_for_one_tv_is_sent_to_the_next_on_the_fast_path(
+    client, table, marker_user, monkeypatch, django_assert_max_num_queries
+):
+    from games.views import boards
+
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    old_fp = shown_fp(client.get(BOARD).content.decode())
+    record(game, marker_user, ev("foul", fouls=("miss",)))
+    first = poll(client, BOARD, old_fp)  # renders it
+
+    def no_render(*args, **kwargs):
+        raise AssertionError("the second TV must get the cached board")
+
+    monkeypatch.setattr(boards, "_board_context", no_render)
+    with django_assert_max_num_queries(1):
+        second = poll(client, BOARD, old_fp)
+    assert second.status_code == 200 and second.content == first.content
+    assert second["X-Board-Fingerprint"] == first["X-Board-Fingerprint"]
+    assert second["Content-Language"] == "ru"
+    assert int(second["Content-Length"]) == len(second.content)
+    monkeypatch.undo()
+    english = client.get(
+        BOARD, {"fp": old_fp}, headers={"HX-Request": "true", "Accept-Language": "en"}
+    )
+    assert english.status_code == 200 and b"Bank" in english.content  # cached per language

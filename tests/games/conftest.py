@@ -17,6 +17,12 @@ def other_table(db):
 @pytest.fixture
 def players(db):
     """Six active roster players, in the seed's order «1» … «6»."""
-    names = ["Алексей Петров", "Борис Иванов", "Василий Сидоров", "Григорий Орлов",
-             "Дмитрий Козлов", "Евгений Волков"]
+    names = [
+        "Алексей Петров",
+        "Борис Иванов",
+        "Василий Сидоров",
+        "Григорий Орлов",
+        "Дмитрий Козлов",
+        "Евгений Волков",
+    ]
     return [Player.objects.create(full_name=name) for name in names]

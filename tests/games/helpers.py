@@ -29,7 +29,9 @@ def start_via_form(client, table, variant, seats, **settings):
             data[f"s_{field.name}"] = value
     response = client.post(reverse("games:table", args=[table.number]), data, headers=HX)
     assert response.status_code == 200, response.content.decode()[:2000]
-    assert "HX-Redirect" in response.headers, re.findall(r"errorlist.*?</ul>", response.content.decode(), re.S)
+    assert "HX-Redirect" in response.headers, re.findall(
+        r"errorlist.*?</ul>", response.content.decode(), re.S
+    )
     game = Game.objects.get(table=table, status="in_progress")
     assert response.headers["HX-Redirect"] == reverse("games:console", args=[game.pk])
     return game

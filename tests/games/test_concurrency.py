@@ -78,8 +78,9 @@ def test_two_posts_with_the_same_seq_record_exactly_one(table, players, marker_u
     assert game.last_seq == 1
 
 
-def test_two_markers_tapping_at_once_through_the_views(table, players, marker_user, admin_user,
-                                                      slow_replay):
+def test_two_markers_tapping_at_once_through_the_views(
+    table, players, marker_user, admin_user, slow_replay
+):
     game = start(table, "cork", players, marker_user)
     clients = []
     for user in (marker_user, admin_user):

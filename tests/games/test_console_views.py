@@ -14,6 +14,7 @@ from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus
 from players.models import Player
+from tests.factories import GameFactory, TableFactory
 
 from .helpers import (
     HX,
@@ -50,7 +51,9 @@ def test_table_page_goes_to_the_console_of_the_game_in_progress(
 
 
 def test_start_through_the_form(marker_client, table, players):
-    game = start_via_form(marker_client, table, "cork", [players[3], "Гость", players[0]], target=60)
+    game = start_via_form(
+        marker_client, table, "cork", [players[3], "Гость", players[0]], target=60
+    )
     assert [s.name for s in game.seats.order_by("position")] == [
         players[3].display_name,
         "Гость",
@@ -60,8 +63,13 @@ def test_start_through_the_form(marker_client, table, players):
 
 
 def test_start_without_htmx_redirects_to_the_console(marker_client, table, players):
-    data = {"op": "start", "table": table.pk, "variant": "cork", "seats": seat_tokens(players[:2]),
-            "s_target": "100"}
+    data = {
+        "op": "start",
+        "table": table.pk,
+        "variant": "cork",
+        "seats": seat_tokens(players[:2]),
+        "s_target": "100",
+    }
     response = marker_client.post(reverse("games:table", args=[table.number]), data)
     game = Game.objects.get()
     assert response.status_code == 302
@@ -82,8 +90,13 @@ def test_start_without_htmx_redirects_to_the_console(marker_client, table, playe
 def test_bad_input_gets_inline_errors_and_creates_nothing(
     marker_client, table, players, data, error_near
 ):
-    post = {"op": "start", "table": table.pk, "variant": "cork", "seats": seat_tokens(players[:2]),
-            "s_target": "100"}
+    post = {
+        "op": "start",
+        "table": table.pk,
+        "variant": "cork",
+        "seats": seat_tokens(players[:2]),
+        "s_target": "100",
+    }
     post.update(data)
     response = marker_client.post(reverse("games:table", args=[table.number]), post, headers=HX)
     assert response.status_code == 200
@@ -98,8 +111,13 @@ def test_bad_input_gets_inline_errors_and_creates_nothing(
 
 def test_busy_table_gets_a_clear_error(marker_client, table, players, marker_user):
     start(table, "cork", players[:2], marker_user)
-    post = {"op": "start", "table": table.pk, "variant": "cork", "seats": seat_tokens(players[2:4]),
-            "s_target": "100"}
+    post = {
+        "op": "start",
+        "table": table.pk,
+        "variant": "cork",
+        "seats": seat_tokens(players[2:4]),
+        "s_target": "100",
+    }
     response = marker_client.post(reverse("games:start"), post, headers=HX)
     assert response.status_code == 200
     assert 'id="id_table_error"' in response.content.decode()
@@ -157,6 +175,22 @@ def test_changing_the_game_shows_its_settings_with_defaults(marker_client, table
     assert 'name="s_target" value="55"' in html  # editing seats keeps what the marker typed
 
 
+def test_enter_in_a_text_box_adds_the_guest_or_searches(marker_client, table, players):
+    html = edit(marker_client, table, "enter", guest="Гость Пётр")
+    assert tokens(html) == ["g:Гость Пётр"]
+    html = edit(marker_client, table, "enter", q="Орлов")
+    assert tokens(html) == []
+    assert f'value="add:{players[3].pk}"' in html  # searched, nothing started
+    assert Game.objects.count() == 0
+
+
+def test_an_out_of_service_table_offers_no_start_form(marker_client):
+    table = TableFactory(out_of_service=True)
+    html = marker_client.get(reverse("games:table", args=[table.number])).content.decode()
+    assert 'id="start-form"' not in html
+    assert "message warning" in html
+
+
 def test_player_search_as_you_type(marker_client, table, players):
     Player.objects.create(full_name="Борис Ушедший", is_active=False)
     url = reverse("games:player_search")
@@ -175,7 +209,7 @@ def test_player_search_as_you_type(marker_client, table, players):
 
 @pytest.fixture
 def cork_game(table, players, marker_user):
-    return start(table, "cork", players, marker_user)
+    return GameFactory(table=table, variant="cork", seats=players, marker=marker_user)
 
 
 def test_console_offers_exactly_the_legal_actions(marker_client, cork_game):
@@ -332,9 +366,7 @@ def test_a_game_is_finished_then_rematched(marker_client, table, players, marker
     assert 'name="kind"' not in html  # no more strokes
     assert reverse("games:finish", args=[game.pk]) in html
     assert players[0].display_name in re.search(r'class="winner">(.*?)</p>', html, re.S).group(1)
-    response = marker_client.post(
-        reverse("games:finish", args=[game.pk]), {"seq": 1}, headers=HX
-    )
+    response = marker_client.post(reverse("games:finish", args=[game.pk]), {"seq": 1}, headers=HX)
     assert response.headers["HX-Redirect"] == reverse("games:result", args=[game.pk])
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
@@ -472,11 +504,20 @@ def test_a_tap_costs_the_same_queries_at_10_and_100_prior_events(
     )
 
 
-def test_a_tap_reads_no_event_rows_when_the_replay_is_cached(marker_client, table, players,
-                                                            marker_user):
+def test_a_tap_reads_no_event_rows_when_the_replay_is_cached(
+    marker_client, table, players, marker_user
+):
     game = start(table, "cork", players, marker_user, target=10**9)
     sql = queries_for_one_tap(marker_client, game, 1000)
     assert [q for q in sql if 'FROM "games_event"' in q] == []
     statements = [q for q in sql if not q.startswith(("SAVEPOINT", "RELEASE"))]
-    # session, user, 2 × permissions, the game, then lock, insert, update, then the seats
-    assert len(statements) == 9, "\n".join(statements)
+    # session, user, 2 × permissions; lock the game, insert, update; the seats to show
+    assert len(statements) == 8, "\n".join(statements)
+
+
+def test_posts_to_a_game_that_does_not_exist_are_404(marker_client):
+    for name in ("record", "undo", "abandon", "finish"):
+        response = marker_client.post(
+            reverse(f"games:{name}", args=[999]), {"seq": 0, "kind": "stroke"}
+        )
+        assert response.status_code == 404, name

@@ -21,9 +21,7 @@ SCORE = rules.Event("score")
 
 def record(game, user, *events):
     for event in events:
-        game = services.record_event(
-            game=game, expected_seq=game.last_seq, event=event, user=user
-        )
+        game = services.record_event(game=game, expected_seq=game.last_seq, event=event, user=user)
     return game
 
 
@@ -38,7 +36,11 @@ def test_start_game_seats_players_and_guests_in_order_with_default_settings(
     assert game.marker == marker_user
     assert game.settings == {"players": 3, "target": 100}
     seats = list(game.seats.order_by("position"))
-    assert [s.name for s in seats] == [players[1].display_name, "Гость Пётр", players[0].display_name]
+    assert [s.name for s in seats] == [
+        players[1].display_name,
+        "Гость Пётр",
+        players[0].display_name,
+    ]
     assert [s.player_id for s in seats] == [players[1].pk, None, players[0].pk]
 
 
@@ -265,16 +267,12 @@ def statements_of(queries):
 
 
 @pytest.mark.parametrize("prior", [10, 100])
-def test_recording_costs_the_same_queries_however_long_the_game(
-    table, players, marker_user, prior
-):
+def test_recording_costs_the_same_queries_however_long_the_game(table, players, marker_user, prior):
     game = add_prior_strokes(start(table, "cork", players[:3], marker_user), prior)
     # Without a cached replay (events written behind the service's back): lock the game,
     # read the events, insert, update.
     with CaptureQueriesContext(connection) as queries:
-        game = services.record_event(
-            game=game, expected_seq=prior, event=STROKE, user=marker_user
-        )
+        game = services.record_event(game=game, expected_seq=prior, event=STROKE, user=marker_user)
     assert len(statements_of(queries)) == 4, statements_of(queries)
     # With the replay cached by that write: lock, insert, update; no event is read.
     game.refresh_from_db()
@@ -283,6 +281,13 @@ def test_recording_costs_the_same_queries_however_long_the_game(
     statements = statements_of(queries)
     assert len(statements) == 3, statements
     assert not any('FROM "games_event"' in q for q in statements)
+
+
+def test_a_new_game_s_first_stroke_reads_no_events(table, players, marker_user):
+    game = start(table, "cork", players[:3], marker_user)
+    with CaptureQueriesContext(connection) as queries:
+        services.record_event(game=game, expected_seq=0, event=STROKE, user=marker_user)
+    assert len(statements_of(queries)) == 3, statements_of(queries)
 
 
 def test_an_undo_replays_the_events(table, players, marker_user):

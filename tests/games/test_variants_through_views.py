@@ -159,7 +159,9 @@ def test_cue_vs_hand_from_start_to_result(marker_client, table, players):
         ("cue_vs_hand", {"target": 9}, "s_target"),
     ],
 )
-def test_each_games_bad_settings_show_inline(marker_client, table, players, variant, options, field):
+def test_each_games_bad_settings_show_inline(
+    marker_client, table, players, variant, options, field
+):
     seats = players[: options.pop("players", 2)]
     data = {"op": "start", "table": table.pk, "variant": variant, "seats": seat_tokens(seats)}
     for setting in rules.get_variant(variant).settings_fields:

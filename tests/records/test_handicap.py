@@ -100,6 +100,7 @@ def test_not_enough_runs_or_a_guest():
     hint = suggest("cue_run", [f"p:{ann.pk}", f"p:{bob.pk}"])
     assert not hint.acceptable and "Bob has 2 complete runs" in hint.summary
     assert not suggest("cue_run", [f"p:{ann.pk}", "g:Gus"]).acceptable
+    assert not suggest("cue_run", [f"p:{ann.pk}", f"g:{bob.pk}"]).acceptable  # a guest "42"
     assert suggest("cue_run", [f"p:{ann.pk}"]) is None
 
 

@@ -142,3 +142,14 @@ def test_bad_query_falls_back_to_defaults(client, season):
     assert response.status_code == 200
     assert response.context["query"]["variant"] == "cork"
     assert response.context["query"]["min_games"] == 3
+    response = client.get(reverse("games:leaderboard"), {"variant": "cue_run", "min_games": "x"})
+    assert response.context["query"]["variant"] == "cue_run"  # the valid part is kept
+
+
+def test_cached_board_follows_every_finished_game(season):
+    ann, bob, _cid = season
+    rows, _s, _d = leaderboard("clockwise", "all", 1)
+    assert by_name(rows)["Bob"]["games"] == 3
+    clockwise(bob, ann, NOW - timedelta(minutes=5))
+    rows, _s, _d = leaderboard("clockwise", "all", 1)
+    assert (by_name(rows)["Bob"]["games"], by_name(rows)["Bob"]["wins"]) == (4, 2)

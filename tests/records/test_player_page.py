@@ -282,3 +282,15 @@ def test_player_without_games_and_unknown_player(client):
     assert response.status_code == 200
     assert 'id="rating-' not in response.content.decode()
     assert client.get(reverse("players:detail", args=[nobody.pk + 1000])).status_code == 404
+
+
+def test_cached_figures_follow_every_finished_game(club):
+    ann, bob, _cid = club
+    before = {r.variant: r.games for r in player_records(ann)}
+    finished(
+        "clockwise",
+        [(ann, "win", 61, clockwise_stats(8, 61)), (bob, "loss", 9, clockwise_stats(2, 9))],
+        at=T0 + timedelta(days=30),
+    )
+    after = {r.variant: r.games for r in player_records(ann)}
+    assert after["clockwise"] == before["clockwise"] + 1
