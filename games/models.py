@@ -73,7 +73,11 @@ class Game(models.Model):
                 violation_error_message=_("This table already has a game in progress."),
             )
         ]
-        indexes = [models.Index(fields=["status", "finished_at"])]
+        indexes = [
+            models.Index(fields=["status", "finished_at"]),
+            # Ratings, leaderboards and the player pages read finished games per variant.
+            models.Index(fields=["status", "variant", "finished_at"]),
+        ]
 
     def __str__(self):
         return f"{self.get_variant_display()} #{self.pk}"

@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from clubsite.roles import can_manage_roster, can_record_games
+from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
 
@@ -27,6 +28,8 @@ def counts():
         User.objects.count(),
         list(User.objects.order_by("pk").values_list("password", flat=True)),
         list(Player.objects.order_by("pk").values_list("updated_at", flat=True)),
+        list(Game.objects.order_by("pk").values_list("status", "last_seq")),
+        Event.objects.count(),
     )
 
 
@@ -59,3 +62,15 @@ def test_passwords_are_random():
     User.objects.all().delete()
     second = re.findall(r"password: (\S+)", load())
     assert first and second and set(first).isdisjoint(second)
+
+
+def test_demo_club_has_finished_games_and_two_games_in_progress():
+    output = load()
+    finished = Game.objects.filter(status=GameStatus.FINISHED)
+    assert {g.variant for g in finished} == {"cork", "clockwise", "cue_run", "cue_vs_hand"}
+    assert all(g.result["winners"] for g in finished)
+    assert all(seat.outcome for g in finished for seat in g.seats.all())
+    playing = Game.objects.filter(status=GameStatus.IN_PROGRESS).order_by("table__number")
+    assert [(g.table.number, g.variant) for g in playing] == [(1, "cork"), (2, "clockwise")]
+    assert all(g.last_seq > 0 for g in playing)
+    assert f"Games: {Game.objects.count()} created." in output

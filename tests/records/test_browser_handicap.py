@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from playwright.sync_api import expect
 
 from games.models import Game
 from tables.models import Table
@@ -46,12 +47,11 @@ def test_marker_accepts_the_suggested_handicap(page, live_server, marker_user):
     add_player(page, "Сильный")
 
     hint = page.locator("#handicap-hint .handicap-hint")
-    hint.wait_for()
-    assert "Слабый Игрок получает фору: дополнительных ударов — 3." in hint.inner_text()
+    expect(hint).to_contain_text("Слабый Игрок получает фору: дополнительных ударов — 3.")
     page.locator("#handicap-hint button").click()
-    assert page.locator("select[name=s_handicap]").input_value() == "extra_strokes"
-    assert page.locator("input[name=s_handicap_strokes]").input_value() == "3"
-    assert page.locator("select[name=s_strong_seat]").input_value() == "1"
+    expect(page.locator("select[name=s_handicap]")).to_have_value("extra_strokes")
+    expect(page.locator("input[name=s_handicap_strokes]")).to_have_value("3")
+    expect(page.locator("select[name=s_strong_seat]")).to_have_value("1")
 
     page.locator("button[name=op][value=start]").click()
     page.wait_for_url(lambda url: "/marker/games/" in url)

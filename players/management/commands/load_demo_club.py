@@ -1,7 +1,7 @@
-"""A demo club to try the site with: tables, players, an admin and a marker.
+"""A demo club to try the site with: tables, players, an admin, a marker and some games.
 
 Idempotent: what exists is left exactly as it is; the users' random passwords are printed
-only when the users are created.
+only when the users are created; the demo games are played only into a club without games.
 """
 
 import secrets
@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from clubsite.roles import ADMINS, MARKERS, ensure_roles
+from games.demo import load_demo_games
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
 
@@ -52,6 +53,12 @@ class Command(BaseCommand):
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
             self.user(username, group, is_staff)
+        games = load_demo_games(
+            tables=[Table.objects.get(number=row[0]) for row in TABLES],
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
+            marker=get_user_model().objects.get(username="marker"),
+        )
+        self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(

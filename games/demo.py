@@ -1,0 +1,106 @@
+"""Plausible games for the demo club, played through the real services and rules engine.
+
+Each stroke is drawn from ``legal_actions`` with weights that make pots and scoring strokes
+likelier than fouls, so the demo looks like billiards rather than noise. Seeded: the same
+demo every time.
+"""
+
+import random
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games import selectors, services
+from games.models import Game
+
+# How likely the marker taps each kind of button (unlisted kinds: 1).
+WEIGHTS = {
+    "pot": 8,
+    "score": 2,
+    "stroke": 3,
+    "break": 10,
+    "nominate": 10,
+    "order_error": 0,
+    "stop": 0,
+    "penalty": 0.3,
+}
+
+
+def next_event(state, variant, rng):
+    actions = [a for a in variant.legal_actions(state) if WEIGHTS.get(a.kind, 1) > 0]
+    action = rng.choices(actions, weights=[WEIGHTS.get(a.kind, 1) for a in actions])[0]
+    if rng.random() < 0.9:
+        return action.event()  # the designated pocket, a single foul, one ball
+    return action.pick(rng.randrange)
+
+
+def play(*, table, variant, settings, players, marker, rng, strokes=None):
+    """Starts a game and records strokes until it is over (or ``strokes`` were recorded)."""
+    game = services.start_game(
+        table=table, variant=variant, settings=settings, seats=players, marker=marker
+    )
+    rules_variant = selectors.variant_of(game)
+    recorded = 0
+    while strokes is None or recorded < strokes:
+        state = selectors.game_state(game)
+        if state.finished:
+            return services.finish_game(game=game, user=marker)
+        event = next_event(state, rules_variant, rng)
+        game = services.record_event(
+            game=game, expected_seq=game.last_seq, event=event, user=marker
+        )
+        recorded += 1
+    return game
+
+
+# (variant, settings, seat indexes into the roster) of the finished demo games.
+HISTORY = [
+    ("cork", {}, [0, 1, 2, 3]),
+    ("clockwise", {}, [1, 4]),
+    ("cue_run", {}, [0, 5]),
+    ("cue_vs_hand", {}, [10, 6]),
+    ("cork", {"target": 60}, [4, 5, 6]),
+    ("clockwise", {"points_per_ball": "one"}, [2, 3]),
+    ("cue_run", {"handicap": "extra_strokes", "handicap_strokes": 2, "strong_seat": 0}, [1, 9]),
+    ("cork", {}, [7, 8, 9, 10, 11]),
+    ("cue_vs_hand", {}, [0, 7]),
+    ("clockwise", {}, [8, 11]),
+]
+
+# Games left in progress, so that the boards show something: (table index, variant, seats,
+# strokes recorded so far).
+IN_PROGRESS = [(0, "cork", [1, 3, 5, 10], 9), (1, "clockwise", [0, 2], 7)]
+
+
+def load_demo_games(*, tables, players, marker, seed=2026):
+    """Plays the demo history (spread over the past weeks) and leaves two games running.
+
+    Returns the number of games created; does nothing when the club already has games.
+    """
+    if Game.objects.exists():
+        return 0
+    rng = random.Random(seed)
+    now = timezone.now()
+    for number, (variant, settings, seats) in enumerate(HISTORY):
+        table = tables[number % len(tables)]
+        game = play(
+            table=table,
+            variant=variant,
+            settings=settings,
+            players=[players[i] for i in seats],
+            marker=marker,
+            rng=rng,
+        )
+        played_at = now - timedelta(days=2 * (len(HISTORY) - number), hours=rng.randint(0, 5))
+        Game.objects.filter(pk=game.pk).update(started_at=played_at, finished_at=played_at)
+    for table_index, variant, seats, strokes in IN_PROGRESS:
+        play(
+            table=tables[table_index],
+            variant=variant,
+            settings={},
+            players=[players[i] for i in seats],
+            marker=marker,
+            rng=rng,
+            strokes=strokes,
+        )
+    return len(HISTORY) + len(IN_PROGRESS)
