@@ -11,6 +11,7 @@ import pytest
 from games import rules, services
 from tables.models import Table
 from tests.boards.helpers import record, start
+from tests.conftest import login as sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -21,15 +22,6 @@ PHONE = {"width": 390, "height": 844}
 
 def ev(kind, **details):
     return rules.Event(kind, **details)
-
-
-def sign_in(page, live_server, username, password="pass-1234"):
-    """Through the real login form (its own button: the header's language buttons come first)."""
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def score_of(page, seat):

@@ -13,21 +13,13 @@ from games import rules, services
 from games.models import Game, GameStatus
 from players.models import Player
 from tables.models import Table
+from tests.conftest import login as sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
 PASSWORD = "cue-and-cork-360"
-
-
-def sign_in(page, live_server, username, password):
-    """Through the real login form (its own button: the header's language buttons come first)."""
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def no_horizontal_scroll(page):

@@ -7,18 +7,11 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from tables.models import Table
+from tests.conftest import login as sign_in
 
 from .helpers import T0, cue_run_stats, finished, player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def sign_in(page, live_server, username, password="pass-1234"):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def add_player(page, name):
