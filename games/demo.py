@@ -67,6 +67,23 @@ HISTORY = [
     ("clockwise", {}, [8, 11]),
 ]
 
+# Club evenings: the six regulars (the first six on the roster) all play the
+# cork game together, then every pocketing game in three pairs, so that each of them has
+# enough games for the leaderboards and a rating chart.
+REGULARS = 6
+EVENINGS = 3
+
+
+def evening(week):
+    regulars = [(week + i) % REGULARS for i in range(REGULARS)]
+    pairs = [regulars[i : i + 2] for i in range(0, REGULARS, 2)]
+    games = [("cork", {}, regulars)]
+    for variant in ("clockwise", "cue_run", "cue_vs_hand"):
+        games += [(variant, {}, pair) for pair in pairs]
+        pairs = [[a, d] for (a, _), (_, d) in zip(pairs, pairs[1:] + pairs[:1], strict=True)]
+    return games
+
+
 # Games left in progress, so that the boards show something: (table index, variant, seats,
 # strokes recorded so far).
 IN_PROGRESS = [(0, "cork", [1, 3, 5, 10], 9), (1, "clockwise", [0, 2], 7)]
@@ -81,7 +98,8 @@ def load_demo_games(*, tables, players, marker, seed=2026):
         return 0
     rng = random.Random(seed)
     now = timezone.now()
-    for number, (variant, settings, seats) in enumerate(HISTORY):
+    history = HISTORY + [game for week in range(EVENINGS) for game in evening(week)]
+    for number, (variant, settings, seats) in enumerate(history):
         table = tables[number % len(tables)]
         game = play(
             table=table,
@@ -91,8 +109,9 @@ def load_demo_games(*, tables, players, marker, seed=2026):
             marker=marker,
             rng=rng,
         )
-        played_at = now - timedelta(days=2 * (len(HISTORY) - number), hours=rng.randint(0, 5))
+        played_at = now - timedelta(hours=20 * (len(history) - number) + rng.randint(0, 5))
         Game.objects.filter(pk=game.pk).update(started_at=played_at, finished_at=played_at)
+    rng = random.Random(seed)  # the running games do not depend on the history's length
     for table_index, variant, seats, strokes in IN_PROGRESS:
         play(
             table=tables[table_index],
@@ -103,4 +122,4 @@ def load_demo_games(*, tables, players, marker, seed=2026):
             rng=rng,
             strokes=strokes,
         )
-    return len(HISTORY) + len(IN_PROGRESS)
+    return len(history) + len(IN_PROGRESS)

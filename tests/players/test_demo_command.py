@@ -74,3 +74,12 @@ def test_demo_club_has_finished_games_and_two_games_in_progress():
     assert [(g.table.number, g.variant) for g in playing] == [(1, "cork"), (2, "clockwise")]
     assert all(g.last_seq > 0 for g in playing)
     assert f"Games: {Game.objects.count()} created." in output
+
+
+def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games():
+    from games.records import leaderboard
+
+    load()
+    for variant in ("cork", "clockwise", "cue_run", "cue_vs_hand"):
+        rows, _, _ = leaderboard(variant, "all", min_games=3)
+        assert len(rows) >= 6, variant
