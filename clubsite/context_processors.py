@@ -1,13 +1,18 @@
+from functools import partial
+
 from django.conf import settings
 
 from clubsite.roles import can_manage_roster, can_record_games
 
 
 def club(request):
-    """The club's name and what the signed-in user may do, for every template."""
+    """The club's name and what the signed-in user may do, for every template.
+
+    The checks are callables, so a template that never asks (an HTMX fragment) costs nothing.
+    """
     user = request.user
     return {
         "club_name": settings.CLUB_NAME,
-        "can_record_games": can_record_games(user),
-        "can_manage_roster": can_manage_roster(user),
+        "can_record_games": partial(can_record_games, user),
+        "can_manage_roster": partial(can_manage_roster, user),
     }

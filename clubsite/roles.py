@@ -43,12 +43,36 @@ def ensure_roles():
                 group.permissions.add(permission)
 
 
+def has_role_permission(user, perm):
+    """``user.has_perm(perm)`` for Django's model backend, in one query instead of two.
+
+    Held directly or through a group; superusers hold everything, inactive users nothing.
+    The answer is remembered on the user object, i.e. for the rest of the request.
+    """
+    from django.contrib.auth.models import Permission
+    from django.db.models import Q
+
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    known = user.__dict__.setdefault("_role_permissions", {})
+    if perm not in known:
+        app_label, codename = perm.split(".", 1)
+        known[perm] = (
+            Permission.objects.filter(content_type__app_label=app_label, codename=codename)
+            .filter(Q(user=user) | Q(group__user=user))
+            .exists()
+        )
+    return known[perm]
+
+
 def can_record_games(user):
-    return user.is_authenticated and user.has_perm(RECORD_GAMES)
+    return has_role_permission(user, RECORD_GAMES)
 
 
 def can_manage_roster(user):
-    return user.is_authenticated and user.has_perm(MANAGE_ROSTER)
+    return has_role_permission(user, MANAGE_ROSTER)
 
 
 def staff_required(perm):
@@ -59,7 +83,7 @@ def staff_required(perm):
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
-            if not request.user.has_perm(perm):
+            if not has_role_permission(request.user, perm):
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 

@@ -11,6 +11,7 @@ from clubsite.roles import (
     can_manage_roster,
     can_record_games,
     ensure_roles,
+    has_role_permission,
     marker_required,
     roster_admin_required,
 )
@@ -67,6 +68,32 @@ def test_role_checks():
         False,
         False,
     ]
+
+
+def test_the_one_query_check_agrees_with_djangos_has_perm(django_assert_num_queries):
+    from django.contrib.auth.models import Permission
+
+    direct = UserFactory()
+    direct.user_permissions.add(Permission.objects.get(codename="record_game"))
+    users = [
+        UserFactory(groups=[ADMINS]),
+        UserFactory(groups=[MARKERS]),
+        direct,
+        UserFactory(groups=[MARKERS], is_active=False),
+        UserFactory(is_superuser=True),
+        UserFactory(is_superuser=True, is_active=False),
+        UserFactory(),
+        AnonymousUser(),
+    ]
+    for perm in ("games.record_game", "players.change_player", "games.no_such_thing"):
+        answers = [has_role_permission(user, perm) for user in users]
+        assert answers == [user.has_perm(perm) for user in users], perm
+    expected = [True, True, True, False, True, False, False, False]
+    assert [has_role_permission(u, "games.record_game") for u in users] == expected
+    marker = UserFactory(groups=[MARKERS])
+    with django_assert_num_queries(1):  # one query, then remembered on the user
+        assert has_role_permission(marker, "games.record_game")
+        assert has_role_permission(marker, "games.record_game")
 
 
 @pytest.mark.parametrize(
