@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "players",
     "tables",
     "games",
+    "clubsite",  # its admin.py: the user admin, limited for the Admins group
 ]
 
 MIDDLEWARE = [

@@ -87,3 +87,57 @@ def test_club_admins_who_are_staff_can_use_the_admin(client, game):
     assert client.get(reverse("admin:players_player_changelist")).status_code == 200
     assert client.get(reverse("admin:auth_user_changelist")).status_code == 200
     assert client.get(reverse("admin:games_game_changelist")).status_code == 200
+
+
+@pytest.fixture
+def staff_admin_client(client):
+    admin = UserFactory(username="boss", groups=[ADMINS])
+    admin.is_staff = True
+    admin.save()
+    client.force_login(admin)
+    client.user = admin
+    return client
+
+
+def test_a_club_admin_cannot_make_himself_a_superuser(staff_admin_client):
+    boss = staff_admin_client.user
+    url = reverse("admin:auth_user_change", args=[boss.pk])
+    html = staff_admin_client.get(url).content.decode()
+    assert 'name="is_superuser"' not in html and 'name="user_permissions"' not in html
+    assert 'name="groups"' in html  # giving the Markers group is what he is there for
+    data = {
+        "username": "boss",
+        "is_active": "on",
+        "is_staff": "on",
+        "is_superuser": "on",
+        "groups": [g.pk for g in boss.groups.all()],
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "10:00:00",
+    }
+    response = staff_admin_client.post(url, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    boss.refresh_from_db()
+    assert not boss.is_superuser
+
+
+def test_a_club_admin_cannot_touch_a_superuser(staff_admin_client):
+    root = User.objects.create_superuser("root", password="pass-1234")
+    change = reverse("admin:auth_user_change", args=[root.pk])
+    assert b'name="_save"' not in staff_admin_client.get(change).content  # view only
+    assert staff_admin_client.post(change, {"username": "mine"}).status_code == 403
+    for name in ("delete", "password_change"):
+        url = reverse(f"admin:auth_user_{name}", args=[root.pk])
+        assert staff_admin_client.get(url).status_code == 403, name
+    response = staff_admin_client.post(
+        reverse("admin:auth_user_password_change", args=[root.pk]),
+        {"password1": "taken-over-1234", "password2": "taken-over-1234"},
+    )
+    assert response.status_code == 403
+    root.refresh_from_db()
+    assert root.username == "root" and root.check_password("pass-1234")
+
+
+def test_a_superuser_still_grants_superuser(superuser_client):
+    user = UserFactory(username="next-root")
+    html = superuser_client.get(reverse("admin:auth_user_change", args=[user.pk])).content
+    assert b'name="is_superuser"' in html
