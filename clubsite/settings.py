@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "games.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -181,6 +181,20 @@ def test_english_board(client, table, marker_user):
     assert "Bank" in html and "Next foul costs" in html and "Table 3" in html
 
 
+def test_lang_parameter_picks_the_boards_language_and_its_polls_keep_it(client, table):
+    english_tv = {"Accept-Language": "en"}
+    url = reverse("games:board", args=[3])
+    html = client.get(url, {"lang": "ru"}, headers=english_tv).content.decode()
+    assert "Стол 3" in html and "Table 3" not in html
+    # The choice is remembered: the next poll (no parameter) answers in Russian too.
+    html = client.get(url, {"fp": "stale"}, headers={"HX-Request": "true", **english_tv})
+    assert "Стол 3" in html.content.decode()
+    html = client.get(url, {"lang": "en"}).content.decode()
+    assert "Table 3" in html
+    assert "Table 3" in client.get(url).content.decode()
+    assert client.get(url, {"lang": "de"}).status_code == 200  # unknown: ignored
+
+
 def test_cue_run_board_shows_strokes_handicap_and_the_figure_to_beat(client, table, marker_user):
     game = start(
         table,
