@@ -135,6 +135,8 @@ STORAGES = {
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
+# How often an open marker's console checks whether another device has moved its game on.
+CONSOLE_POLL_SECONDS = 3
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=True)

@@ -7,9 +7,10 @@ stale, repeated or illegal post answers 409 with the fresh console and a transla
 (the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -128,8 +129,15 @@ def player_search(request):
 @marker_required
 @require_GET
 def console(request, pk):
-    """The console of a game; ``?confirm=undo|abandon`` asks before that action."""
+    """The console of a game; ``?confirm=undo|abandon`` asks before that action.
+
+    An open console asks every ``CONSOLE_POLL_SECONDS`` with ``?shown=`` what it shows: an
+    empty 204 while the game is unchanged, the fresh console once another device (a second
+    marker, a tablet left on) has moved the game on.
+    """
     game = _game(pk)
+    if request.htmx and request.GET.get("shown") == shown_version(game):
+        return HttpResponse(status=204)
     confirm = request.GET.get("confirm")
     return _render_console(
         request, game, confirm=confirm if confirm in ("undo", "abandon") else None
@@ -216,6 +224,11 @@ def _render_console(request, game, *, error=None, confirm=None):
     return render(request, template, context, status=CONFLICT if error else 200)
 
 
+def shown_version(game):
+    """What a console shows of ``game``: it is out of date once this changes."""
+    return f"{game.last_seq}-{game.status}"
+
+
 def console_context(game, *, confirm=None):
     """What the console shows: seats and scores, the variant's figures, the buttons, the log."""
     variant = selectors.variant_of(game)
@@ -248,6 +261,8 @@ def console_context(game, *, confirm=None):
         "outcome": _outcome(state, seats),
         "pocket_map": _pocket_map(state),
         "figures": game_figures(game.variant, state),
+        "shown": shown_version(game),
+        "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
 
 

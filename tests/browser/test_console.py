@@ -42,7 +42,8 @@ def screenshot(page, name):
     page.screenshot(path=str(ARTIFACTS / f"console-{name}.png"), full_page=True)
 
 
-def test_a_short_cork_game_tapped_on_a_phone(page, live_server):
+def test_a_short_cork_game_tapped_on_a_phone(page, live_server, settings):
+    settings.CONSOLE_POLL_SECONDS = 3600  # the other marker's stroke must meet a stale tap
     ensure_roles()
     marker = User.objects.create_user("marker-phone", password=PASSWORD)
     marker.groups.add(Group.objects.get(name=MARKERS))
@@ -161,3 +162,36 @@ def test_every_games_console_fits_a_phone(page, live_server, variant, events):
         details.evaluate("d => d.open = true")
     no_horizontal_scroll(page)
     screenshot(page, f"{variant}-{len(events)}")
+
+
+def test_a_console_left_open_follows_the_marker_on_another_device(browser, live_server, settings):
+    settings.CONSOLE_POLL_SECONDS = 1
+    ensure_roles()
+    marker = User.objects.create_user("marker-phone", password=PASSWORD)
+    marker.groups.add(Group.objects.get(name=MARKERS))
+    game = services.start_game(
+        table=Table.objects.create(number=2),
+        variant="cork",
+        settings={},
+        seats=["Анна", "Борис"],
+        marker=marker,
+    )
+    contexts = [browser.new_context(locale="ru-RU") for _ in range(2)]
+    try:
+        tablet, phone = (context.new_page() for context in contexts)
+        for device in (tablet, phone):
+            device.set_default_timeout(10_000)
+            sign_in(device, live_server, "marker-phone", PASSWORD)
+            device.goto(f"{live_server.url}/marker/games/{game.pk}/")
+            device.wait_for_selector('#console[data-seq="0"]')
+
+        tap(phone, 'button[data-foul="miss"]', 1)  # the phone records a miss…
+        tablet.wait_for_selector('#console[data-seq="1"]', timeout=5_000)  # …the tablet too
+        assert scores(tablet) == scores(phone) != [1, 1]
+        # and the tablet's next tap is recorded, not refused as stale
+        tap(tablet, 'button.action-button[data-kind="stroke"]', 2)
+        assert tablet.locator('#console .message.error[role="alert"]').count() == 0
+        assert Game.objects.get(pk=game.pk).last_seq == 2
+    finally:
+        for context in contexts:
+            context.close()

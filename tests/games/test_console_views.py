@@ -301,6 +301,33 @@ def test_a_double_tap_records_the_stroke_once(marker_client, cork_game):
     assert state_of(cork_game).scores[0] == -5
 
 
+def test_an_open_console_hears_204_until_another_device_moves_the_game_on(
+    marker_client, cork_game, marker_user
+):
+    html = marker_client.get(reverse("games:console", args=[cork_game.pk])).content.decode()
+    poll = re.search(r"<span hidden data-console-poll[^>]*>", html).group(0)
+    shown = re.search(r'"shown": "([^"]+)"', unescape(poll)).group(1)
+    assert 'hx-trigger="every 3s"' in poll
+
+    def check():
+        url = reverse("games:console", args=[cork_game.pk])
+        return marker_client.get(url, {"shown": shown}, headers=HX)
+
+    assert check().status_code == 204 and check().content == b""
+    services.record_event(
+        game=cork_game, expected_seq=0, event=rules.Event("stroke"), user=marker_user
+    )
+    response = check()
+    assert response.status_code == 200 and seq_shown(response.content.decode()) == 1
+    shown = "1-in_progress"
+    assert check().status_code == 204
+    cork_game.refresh_from_db()
+    services.abandon_game(game=cork_game, expected_seq=1, user=marker_user)
+    html = check().content.decode()  # same events, but the game is over: shown fresh
+    assert 'data-status="abandoned"' in html and "Эта партия прервана." in html
+    assert "data-console-poll" not in html  # a game that is over is not watched
+
+
 def test_a_stale_undo_is_rejected(marker_client, cork_game):
     tap(marker_client, cork_game, "stroke")
     tap(marker_client, cork_game, "stroke")
