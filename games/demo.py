@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import selectors, services
-from games.models import Game
+from games.models import Event, Game
 
 # How likely the marker taps each kind of button (unlisted kinds: 1).
 WEIGHTS = {
@@ -84,9 +84,20 @@ def evening(week):
     return games
 
 
+STROKE_TIME = timedelta(seconds=40)  # between two taps of the demo's marker
+
 # Games left in progress, so that the boards show something: (table index, variant, seats,
 # strokes recorded so far).
 IN_PROGRESS = [(0, "cork", [1, 3, 5, 10], 9), (1, "clockwise", [0, 2], 7)]
+
+
+def backdate(game, started):
+    """Moves a demo game just played into the past: a stroke every ``STROKE_TIME``."""
+    for event in Event.objects.filter(game=game):
+        recorded_at = started + event.seq * STROKE_TIME
+        Event.objects.filter(pk=event.pk).update(recorded_at=recorded_at)
+    finished = started + (game.last_seq + 1) * STROKE_TIME
+    Game.objects.filter(pk=game.pk).update(started_at=started, finished_at=finished)
 
 
 def load_demo_games(*, tables, players, marker, seed=2026):
@@ -109,8 +120,8 @@ def load_demo_games(*, tables, players, marker, seed=2026):
             marker=marker,
             rng=rng,
         )
-        played_at = now - timedelta(hours=20 * (len(history) - number) + rng.randint(0, 5))
-        Game.objects.filter(pk=game.pk).update(started_at=played_at, finished_at=played_at)
+        started = now - timedelta(hours=20 * (len(history) - number) + rng.randint(0, 5))
+        backdate(game, started)
     rng = random.Random(seed)  # the running games do not depend on the history's length
     for table_index, variant, seats, strokes in IN_PROGRESS:
         play(

@@ -70,6 +70,11 @@ def test_demo_club_has_finished_games_and_two_games_in_progress():
     assert {g.variant for g in finished} == {"cork", "clockwise", "cue_run", "cue_vs_hand"}
     assert all(g.result["winners"] for g in finished)
     assert all(seat.outcome for g in finished for seat in g.seats.all())
+    for game in finished:  # played in the past, stroke after stroke
+        times = list(game.events.order_by("seq").values_list("recorded_at", flat=True))
+        assert (
+            game.started_at < times[0] and times == sorted(times) and times[-1] < game.finished_at
+        )
     playing = Game.objects.filter(status=GameStatus.IN_PROGRESS).order_by("table__number")
     assert [(g.table.number, g.variant) for g in playing] == [(1, "cork"), (2, "clockwise")]
     assert all(g.last_seq > 0 for g in playing)
