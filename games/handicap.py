@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games import rating
@@ -139,7 +140,7 @@ def suggest_cue_run(first, second) -> Hint:
     }[kind] % {**names, "strokes": strokes}
     reasons = [
         _("%(player)s: %(average)s strokes per run on average (last %(runs)s runs)")
-        % {"player": p.display_name, "average": f"{a:.1f}", "runs": len(r)}
+        % {"player": p.display_name, "average": number_format(a, 1), "runs": len(r)}
         for p, a, r in zip(players, averages, runs, strict=True)
     ]
     names = CUE_RUN_SETTINGS

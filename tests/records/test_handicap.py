@@ -77,6 +77,13 @@ def test_cue_run_suggestion_from_average_strokes(client):
     )
     assert settings == {"s_handicap": "mixed", "s_handicap_strokes": 2, "s_strong_seat": "1"}
     assert "Accept the suggestion" in html
+    assert "Bob: 19.6 strokes per run on average" in html
+    russian = client.get(
+        reverse("games:handicap_hint"),
+        {"variant": "cue_run", "seats": [f"p:{bob.pk}", f"p:{ann.pk}"]},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "Bob: в среднем 19,6 удара за серию" in russian  # the Russian decimal comma
 
 
 def test_only_recent_complete_runs_count():
