@@ -46,6 +46,21 @@ def setting_form_field(setting):
     raise ValueError(f"unknown setting kind {setting.kind!r}")
 
 
+def is_seat_choice(setting):
+    """Whether a choice setting picks a seat: its labels are "Player <value + 1>"."""
+    return setting.kind == "choice" and all(
+        value.isdigit() and label.params == {"seat": int(value) + 1}
+        for value, label in setting.choices
+    )
+
+
+def seat_label(label, names):
+    """ "Player 1 — Иван" for a seat already taken, "Player 1" for an empty one."""
+    seat = label.params["seat"]
+    text = render_message(label)
+    return f"{text} — {names[seat - 1]}" if seat <= len(names) else text
+
+
 class SeatEntry:
     """One seat as the form shows it."""
 
@@ -116,7 +131,17 @@ class StartGameForm(forms.Form):
         return [int(e.token[2:]) for e in self.seat_entries if not e.guest]
 
     def setting_fields(self):
-        """The bound fields of the game's settings, for the template."""
+        """The bound fields of the game's settings, for the template.
+
+        A choice of seat ("Player 1" / "Player 2": who gives the handicap, who takes the cue)
+        also names the player in that seat, as the marker has seated them.
+        """
+        names = [entry.name for entry in self.seat_entries]
+        for setting in self.rules_variant.settings_fields:
+            if setting.name in self.setting_names and is_seat_choice(setting):
+                self.fields[SETTING_PREFIX + setting.name].choices = [
+                    (value, seat_label(label, names)) for value, label in setting.choices
+                ]
         return [self[SETTING_PREFIX + name] for name in self.setting_names]
 
     # --- validation ----------------------------------------------------------------------

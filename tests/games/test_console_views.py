@@ -50,6 +50,22 @@ def test_table_page_goes_to_the_console_of_the_game_in_progress(
     assert response.url == reverse("games:console", args=[game.pk])
 
 
+def test_seat_settings_name_the_players_seated_so_far(marker_client, table, players):
+    url = reverse("games:table", args=[table.number])
+    data = {"op": "variant", "variant": "cue_vs_hand", "seats": seat_tokens([players[1]])}
+    html = unescape(marker_client.post(url, data, headers=HX).content.decode())
+    cue_seat = re.search(r'<select name="s_cue_seat".*?</select>', html, re.S).group(0)
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", cue_seat)
+    assert options == [f"Игрок 1 — {players[1].display_name}", "Игрок 2"]
+    data["seats"] = seat_tokens([players[1], "Гость"])
+    data["op"] = "enter"
+    html = unescape(marker_client.post(url, data, headers=HX).content.decode())
+    assert "Игрок 2 — Гость" in html
+    data["variant"] = "cue_run"  # the kind of handicap is a choice too, but not of a seat
+    html = unescape(marker_client.post(url, data, headers=HX).content.decode())
+    assert "Игрок 2 — Гость" in html and "без форы" in html and "— без" not in html
+
+
 def test_start_through_the_form(marker_client, table, players):
     game = start_via_form(
         marker_client, table, "cork", [players[3], "Гость", players[0]], target=60
