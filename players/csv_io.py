@@ -150,10 +150,17 @@ def display(player_field, value):
 def plan_import(text):
     """What importing ``text`` would do; writes nothing."""
     plan = ImportPlan()
+    reader = csv.reader(text.splitlines(), delimiter=sniff_delimiter(text), strict=True)
     try:
-        rows = list(csv.reader(text.splitlines(), delimiter=sniff_delimiter(text), strict=True))
-    except csv.Error as error:
-        plan.errors.append(_("The file is not valid CSV: %(error)s") % {"error": error})
+        rows = list(reader)
+    except csv.Error:  # its message is English and technical: say where, and what to check
+        plan.errors.append(
+            _(
+                "The file is not valid CSV at line %(line)s: check the quotes there "
+                "(and that no cell is extremely long)."
+            )
+            % {"line": reader.line_num}
+        )
         return plan
     numbered = [
         (number, row) for number, row in enumerate(rows, start=1) if any(map(str.strip, row))

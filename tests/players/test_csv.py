@@ -117,6 +117,11 @@ def test_malformed_files_write_nothing(admin_client, text):
     assert not Player.objects.exists()
 
 
+def test_a_broken_quote_is_reported_in_russian_with_its_line(admin_client):
+    html = upload(admin_client, 'full_name\nИван Петров\n"Пётр, Сидоров\n').content.decode()
+    assert "Файл не является правильным CSV в строке 3: проверьте там кавычки" in html
+
+
 # --- import: a good file ------------------------------------------------------------------
 
 
