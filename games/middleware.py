@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 
-from games.views import boards
+from games import board_polls as boards
 
 
 class BoardPollMiddleware:
