@@ -3,10 +3,11 @@
 import csv
 import io
 
-from django.http import HttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 
 BOM = "\ufeff"
+CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
 def csv_text(header, rows):
@@ -21,7 +22,32 @@ def csv_text(header, rows):
 
 def csv_response(basename, header, rows):
     """An attachment named ``<basename>-<date>.csv``."""
+    return _attachment(HttpResponse(csv_text(header, rows), content_type=CONTENT_TYPE), basename)
+
+
+def streamed_csv_response(basename, header, rows):
+    """The same, written row by row as ``rows`` yields them: for exports of any size.
+
+    The rows are produced after the view has returned: translate what they hold before.
+    """
+    writer = csv.writer(_Echo())
+
+    def lines():
+        yield BOM + writer.writerow(header)
+        for row in rows:
+            yield writer.writerow(row)
+
+    return _attachment(StreamingHttpResponse(lines(), content_type=CONTENT_TYPE), basename)
+
+
+class _Echo:
+    """A file for ``csv.writer`` that hands each written line back instead of keeping it."""
+
+    def write(self, value):
+        return value
+
+
+def _attachment(response, basename):
     filename = f"{basename}-{timezone.localdate().isoformat()}.csv"
-    response = HttpResponse(csv_text(header, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -3,12 +3,11 @@
 Everything here is read-only and open to everyone (spectators included); only GET is served.
 """
 
-import csv
 import json
 from itertools import groupby
 
 from django import forms
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from clubsite.csv_export import streamed_csv_response
 from games import handicap, rating, rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
@@ -184,25 +184,6 @@ def sort_link(query, column, sort, desc):
 # --- CSV exports ---------------------------------------------------------------------------
 
 
-class Echo:
-    def write(self, value):
-        return value
-
-
-def csv_response(filename, rows):
-    """A streamed CSV download, UTF-8 with a byte-order mark (so that Excel reads Cyrillic)."""
-    writer = csv.writer(Echo())
-
-    def lines():
-        yield "\ufeff"
-        for row in rows:
-            yield writer.writerow(row)
-
-    response = StreamingHttpResponse(lines(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 class ExportForm(forms.Form):
     variant = forms.ChoiceField(choices=Variant.choices, required=False)
     period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
@@ -245,7 +226,6 @@ def games_csv(request):
     ]
 
     def rows():
-        yield header
         for _game_id, game_seats in groupby(seats.iterator(chunk_size=2000), key=_game_of):
             game_seats = list(game_seats)
             game = game_seats[0].game
@@ -263,7 +243,7 @@ def games_csv(request):
                 request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
             ]
 
-    return csv_response("games.csv", rows())
+    return streamed_csv_response("games", header, rows())
 
 
 @require_GET
@@ -283,7 +263,6 @@ def stats_csv(request):
             header.append(f"{labels[variant]}: {figure.label}")
 
     def rows():
-        yield header
         for variant in variants:
             board, _sort, _desc = leaderboard(
                 variant, query["period"] or "all", query["min_games"] or 1, sort="games"
@@ -297,7 +276,7 @@ def stats_csv(request):
                 line += [_csv_number(row[key]) if v == variant else "" for v, key in figure_keys]
                 yield line
 
-    return csv_response("player-statistics.csv", rows())
+    return streamed_csv_response("player-statistics", header, rows())
 
 
 def _game_of(seat):
