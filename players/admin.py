@@ -5,11 +5,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from players import services
+from players.forms import PlayerForm
 from players.models import Player
 
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm  # its check of the unique active name, as on the roster pages
     list_display = [
         "full_name",
         "nickname",

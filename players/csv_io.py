@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from clubsite.csv_export import csv_response
 from players.forms import PlayerImportForm
-from players.models import Player, SkillClass, normalize_name
+from players.models import Player, SkillClass, name_key_for, normalize_name
 from players.selectors import find_by_name
 
 COLUMNS = ["full_name", "nickname", "phone", "email", "skill_class", "active", "notes"]
@@ -211,7 +211,7 @@ def plan_row(line, cells, columns, seen, skills):
             % {"cells": len(cells), "columns": len(columns)}
         )
         return row
-    key = (name, nickname)
+    key = name_key_for(name, nickname)
     if name and key in seen:
         row.errors.append(
             _("The same full name and nickname as line %(line)d.") % {"line": seen[key]}

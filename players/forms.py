@@ -18,13 +18,12 @@ class PlayerForm(forms.ModelForm):
 
     def validate_unique(self):
         super().validate_unique()
-        if "is_active" not in self.fields:
-            # ``is_active`` is not a form field, so Django's own check skips the
-            # "unique active name" constraint (its condition names an excluded field).
-            try:
-                self.instance.validate_constraints()
-            except forms.ValidationError as error:
-                self._update_errors(error)
+        # Django's own check skips the "unique active name" constraint: it is on
+        # ``name_key``, which no form edits (the model derives it from the names).
+        try:
+            self.instance.validate_constraints()
+        except forms.ValidationError as error:
+            self._update_errors(error)
 
 
 class PlayerImportForm(PlayerForm):

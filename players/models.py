@@ -31,6 +31,11 @@ def search_key(*parts):
     return " ".join(part for part in parts if part).casefold().replace("ё", "е")
 
 
+def name_key_for(full_name, nickname):
+    """Who a player is on the roster: his names, whatever their case, spacing or ё/е."""
+    return f"{search_key(normalize_name(full_name))}|{search_key(normalize_name(nickname))}"
+
+
 class SkillClass(models.TextChoices):
     """Sports classification used by Russian billiards clubs (спортивные разряды и звания)."""
 
@@ -58,6 +63,8 @@ class Player(models.Model):
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # Derived on save from the name, nickname, phone and email: what the live search matches.
     search_text = models.CharField(max_length=400, blank=True, editable=False, db_index=True)
+    # Derived on save and on clean: two active players may not share it (see name_key_for()).
+    name_key = models.CharField(max_length=210, blank=True, editable=False)
 
     class Meta:
         ordering = ["full_name", "nickname"]
@@ -65,7 +72,7 @@ class Player(models.Model):
         verbose_name_plural = _("players")
         constraints = [
             models.UniqueConstraint(
-                fields=["full_name", "nickname"],
+                fields=["name_key"],
                 condition=Q(is_active=True),
                 name="unique_active_player_name",
                 violation_error_message=_(
@@ -79,9 +86,10 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs):
         self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
+        self.name_key = name_key_for(self.full_name, self.nickname)
         update_fields = kwargs.get("update_fields")
-        if update_fields is not None and "search_text" not in update_fields:
-            kwargs["update_fields"] = {*update_fields, "search_text"}
+        if update_fields is not None:
+            kwargs["update_fields"] = {*update_fields, "search_text", "name_key"}
         super().save(*args, **kwargs)
 
     @property
@@ -92,6 +100,7 @@ class Player(models.Model):
     def clean(self):
         self.full_name = normalize_name(self.full_name)
         self.nickname = normalize_name(self.nickname)
+        self.name_key = name_key_for(self.full_name, self.nickname)
         if not self.full_name:
             raise ValidationError({"full_name": _("Enter the player's full name.")})
 

@@ -1,6 +1,6 @@
 """Reads of the players roster."""
 
-from players.models import Player, search_key
+from players.models import Player, name_key_for, search_key
 
 ACTIVE = "active"
 INACTIVE = "inactive"
@@ -22,7 +22,7 @@ def search_players(query="", status=ACTIVE):
 def find_by_name(full_name, nickname):
     """The player a CSV row names: the active one, else the most recently changed inactive one."""
     return (
-        Player.objects.filter(full_name=full_name, nickname=nickname)
+        Player.objects.filter(name_key=name_key_for(full_name, nickname))
         .order_by("-is_active", "-updated_at", "-pk")
         .first()
     )

@@ -141,3 +141,14 @@ def test_a_superuser_still_grants_superuser(superuser_client):
     user = UserFactory(username="next-root")
     html = superuser_client.get(reverse("admin:auth_user_change", args=[user.pk])).content
     assert b'name="is_superuser"' in html
+
+
+def test_the_admin_refuses_a_second_active_player_of_the_same_name(superuser_client):
+    PlayerFactory(full_name="Иван Петров")
+    response = superuser_client.post(
+        reverse("admin:players_player_add"),
+        {"full_name": "иван  ПЕТРОВ", "nickname": "", "skill_class": "novice", "is_active": "on"},
+    )
+    assert response.status_code == 200  # the form again, with the error
+    assert "Активный игрок с такими ФИО и прозвищем уже есть." in response.content.decode()
+    assert Player.objects.count() == 1

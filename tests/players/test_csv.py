@@ -72,7 +72,7 @@ def test_a_broken_file_is_reported_row_by_row_and_nothing_is_written(admin_clien
         + "Олег Орлов,,,oleg@,,,\n"  # bad e-mail
         + "Пётр Сидоров,,,,grandmaster,,\n"  # unknown class
         + ",Безымянный,,,,,\n"  # no name
-        + "Олег Орлов,,,,,,\n"  # same as line 3
+        + "олег орлов,,,,,,\n"  # same as line 3, in another case
         + "Анна Смирнова,,,,,может быть,\n"  # bad active
     )
     response = upload(admin_client, text)
@@ -123,6 +123,16 @@ def test_a_broken_quote_is_reported_in_russian_with_its_line(admin_client):
 
 
 # --- import: a good file ------------------------------------------------------------------
+
+
+def test_a_row_naming_a_player_in_another_case_updates_him(admin_client):
+    ivan = PlayerFactory(full_name="Иван Петров", nickname="Ваня", phone="")
+    response = upload(admin_client, HEADER + "иван петров,ваня,+7 900 000-00-01,,,1,\n")
+    plan = response.context["plan"]
+    assert plan.ok and [row.action for row in plan.rows] == ["updated"]
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
+    ivan.refresh_from_db()
+    assert Player.objects.count() == 1 and ivan.phone == "+7 900 000-00-01"
 
 
 def test_a_good_file_is_previewed_then_written_on_confirm(admin_client):

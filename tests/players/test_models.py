@@ -62,6 +62,33 @@ def test_two_active_players_cannot_share_full_name_and_nickname():
         Player.objects.create(full_name="Иван Петров", nickname="Ваня")
 
 
+@pytest.mark.parametrize(
+    ("full_name", "nickname"),
+    [("иван петров", "ВАНЯ"), ("Иван  Петров", "ваня"), ("ИВАН ПЕТРОВ", "Ваня")],
+)
+def test_names_differing_only_in_case_or_spacing_are_the_same_player(full_name, nickname):
+    PlayerFactory(full_name="Иван Петров", nickname="Ваня")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(full_name=full_name, nickname=nickname)
+    with pytest.raises(ValidationError):
+        Player(full_name=full_name, nickname=nickname).full_clean()
+
+
+def test_yo_and_ye_are_the_same_letter_in_a_name():
+    PlayerFactory(full_name="Алёна Фёдорова")
+    with pytest.raises(ValidationError):
+        Player(full_name="Алена Федорова").full_clean()
+
+
+def test_the_name_key_follows_a_renaming_even_with_update_fields():
+    player = PlayerFactory(full_name="Иван Петров")
+    player.full_name = "Пётр Иванов"
+    player.save(update_fields=["full_name"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(full_name="пётр иванов")
+    Player.objects.create(full_name="Иван Петров")  # the old name is free again
+
+
 def test_constraint_is_reported_by_validation_too():
     PlayerFactory(full_name="Иван Петров")
     with pytest.raises(ValidationError):

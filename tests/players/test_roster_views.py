@@ -166,6 +166,16 @@ def test_the_unique_active_name_is_a_form_error(admin_client, player):
     assert Player.objects.count() == 1
 
 
+def test_the_same_name_in_another_case_is_the_same_form_error(admin_client, player):
+    response = admin_client.post(
+        reverse("players:create"),
+        {"full_name": "ИВАН петров", "nickname": "ваня", "skill_class": "novice"},
+    )
+    message = ru("An active player with this full name and nickname already exists.")
+    assert message in response.content.decode()
+    assert Player.objects.count() == 1
+
+
 def test_edit_a_player(admin_client, player):
     url = reverse("players:edit", args=[player.pk])
     assert "Ваня" in admin_client.get(url).content.decode()
