@@ -1,8 +1,13 @@
 from django.shortcuts import render
 
+from games.selectors import games_in_progress
 from tables.selectors import tables_with_status
 
 
 def home(request):
-    """The club's front page: every active table with its status and links."""
-    return render(request, "home.html", {"tables": tables_with_status()})
+    """The club's front page: every active table with its status, its game and links."""
+    tables = tables_with_status()
+    playing = {game.table_id: game for game in games_in_progress()}
+    for table in tables:
+        table.game = playing.get(table.pk)
+    return render(request, "home.html", {"tables": tables})

@@ -7,6 +7,8 @@ query). A Game instance also remembers what it has read, so one request reads th
 most once however many of these helpers it calls.
 """
 
+from django.db.models import Prefetch
+
 from games import replay_cache, rules
 from games.models import Event, Game, GameStatus, Seat
 from players import selectors as players_selectors
@@ -99,3 +101,16 @@ def search_players(query, *, exclude_ids=(), limit=10):
         return []
     players = players_selectors.search_players(query).exclude(pk__in=list(exclude_ids))
     return list(players.order_by("full_name")[:limit])
+
+
+def games_in_progress():
+    """Every game in progress with its table and seats (players), two queries in all."""
+    return (
+        Game.objects.filter(status=GameStatus.IN_PROGRESS)
+        .select_related("table")
+        .prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("player").order_by("position"))
+        )
+        .defer("replay_cache")
+        .order_by("table__number")
+    )

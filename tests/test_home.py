@@ -93,3 +93,25 @@ def test_the_language_switcher_changes_the_language(client):
     assert '<html lang="en">' in html and "Log in" in html and "Войти" not in html
     client.post(reverse("set_language"), {"language": "ru", "next": "/"})
     assert "Войти" in client.get(reverse("home")).content.decode()
+
+
+def test_a_table_in_play_says_which_game_and_who_plays(
+    client, db, marker_user, django_assert_max_num_queries
+):
+    from games import services
+    from tests.factories import PlayerFactory
+
+    for number in (1, 2, 3):
+        TableFactory(number=number)
+    anna = PlayerFactory(full_name="Анна Лебедева", nickname="Аня")
+    services.start_game(
+        table=TableFactory(number=5),
+        variant="clockwise",
+        settings={},
+        seats=[anna, "Гость Виктор"],
+        marker=marker_user,
+    )
+    with django_assert_max_num_queries(3):  # the tables, the games, their seats
+        html = client.get(reverse("home")).content.decode()
+    assert "Кладка шаров по часовой стрелке: Аня, Гость Виктор" in html
+    assert html.count('class="playing"') == 1

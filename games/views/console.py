@@ -85,19 +85,11 @@ def _start_page(request, table):
         "table": table,
         "results": results,
         "query": request.POST.get("q", "") if op and searching else "",
-        "games_in_progress": _games_in_progress() if table is None else [],
+        "games_in_progress": selectors.games_in_progress() if table is None else [],
         "out_of_service": table is not None and (not table.is_active or table.out_of_service),
     }
     template = f"{START}#start_form" if request.htmx and op else START
     return render(request, template, context)
-
-
-def _games_in_progress():
-    return (
-        Game.objects.filter(status=GameStatus.IN_PROGRESS)
-        .select_related("table")
-        .defer("replay_cache")
-    )
 
 
 @marker_required
