@@ -9,6 +9,7 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django_htmx.http import HttpResponseClientRedirect
 
 ADMINS = "Admins"
 MARKERS = "Markers"
@@ -82,6 +83,11 @@ def staff_required(perm):
         @wraps(view)
         def wrapped(request, *args, **kwargs):
             if not request.user.is_authenticated:
+                if getattr(request, "htmx", False):
+                    # A tap or a poll from a page whose session has ended: the whole page
+                    # goes to the login form, and comes back to itself after it.
+                    page = request.htmx.current_url_abs_path or request.get_full_path()
+                    return HttpResponseClientRedirect(redirect_to_login(page).url)
                 return redirect_to_login(request.get_full_path())
             if not has_role_permission(request.user, perm):
                 raise PermissionDenied

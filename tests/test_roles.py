@@ -121,6 +121,16 @@ def test_decorators(decorator, allowed):
                 view(request)
 
 
+def test_an_htmx_request_after_the_session_ended_sends_the_page_to_the_login(client):
+    response = client.post(
+        "/marker/games/1/record/",
+        {"seq": 0, "kind": "stroke"},
+        headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/marker/games/1/"},
+    )
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == reverse("login") + "?next=/marker/games/1/"
+
+
 def test_the_403_page_is_friendly_and_in_the_site_style(client):
     client.force_login(UserFactory(username="zritel"))
     response = client.get(reverse("players:list"))
