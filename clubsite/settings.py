@@ -134,6 +134,18 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The boards' rendered fragments and the ratings are cached. With REDIS_URL the server's
+# processes share one cache (a board changed by a stroke is rendered once, the ratings are
+# recomputed once after a restart); without it each process keeps its own, in memory.
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+            "KEY_PREFIX": "luza",
+        }
+    }
+
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # How often an open marker's console checks whether another device has moved its game on.
 CONSOLE_POLL_SECONDS = 3

@@ -7,7 +7,14 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 SETTINGS_FILE = Path(__file__).resolve().parent.parent / "clubsite" / "settings.py"
-VARIABLES = ["DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS"]
+VARIABLES = [
+    "DATABASE_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "REDIS_URL",
+]
 
 
 def load_settings(monkeypatch, **env):
@@ -91,3 +98,11 @@ def test_russian_is_the_default_language(monkeypatch):
     settings = load_settings(monkeypatch)
     assert settings.LANGUAGE_CODE == "ru"
     assert [code for code, _name in settings.LANGUAGES] == ["ru", "en"]
+
+
+def test_each_process_caches_in_memory_unless_redis_is_named(monkeypatch):
+    assert not hasattr(load_settings(monkeypatch), "CACHES")  # Django's default: in memory
+    settings = load_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/3")
+    cache = settings.CACHES["default"]
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == "redis://127.0.0.1:6379/3"

@@ -1,0 +1,67 @@
+"""With REDIS_URL the server's processes share one cache: what one renders, the others reuse."""
+
+import socket
+import uuid
+
+import pytest
+from django.core.cache import cache
+
+from games import rating
+from games.views import boards
+
+from .helpers import ev, poll, record, shown_fp, start
+
+pytestmark = pytest.mark.django_db
+
+BOARD = "/tables/3/board/"
+
+
+def redis_is_running():
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.fixture
+def redis_cache(settings):
+    if not redis_is_running():
+        pytest.skip("no Redis on 127.0.0.1:6379")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/0",
+            "KEY_PREFIX": f"luza-test-{uuid.uuid4().hex}",  # this test's keys only
+        }
+    }
+    yield cache
+    cache.clear()
+
+
+def test_a_board_rendered_by_one_process_is_served_by_the_next(
+    client, table, marker_user, redis_cache, monkeypatch
+):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    old_fp = shown_fp(client.get(BOARD).content.decode())
+    record(game, marker_user, ev("foul", fouls=("miss",)))
+    first = poll(client, BOARD, old_fp)  # renders it into Redis
+
+    def no_render(*args, **kwargs):
+        raise AssertionError("the board must come from the shared cache")
+
+    monkeypatch.setattr(boards, "_board_context", no_render)
+    second = poll(client, BOARD, old_fp)
+    assert second.status_code == 200 and second.content == first.content
+
+
+def test_ratings_computed_by_one_process_are_read_by_the_next(redis_cache, monkeypatch):
+    rating.forget()
+    computed = rating.current("cork")
+    rating._memo.clear()  # another process: nothing in its memory
+
+    def no_recompute(*args, **kwargs):
+        raise AssertionError("the ratings must come from the shared cache")
+
+    monkeypatch.setattr(rating, "recompute", no_recompute)
+    assert rating.current("cork") == computed
