@@ -4,6 +4,7 @@ import socket
 import uuid
 
 import pytest
+import redis
 from django.core.cache import cache
 
 from games import rating
@@ -28,15 +29,18 @@ def redis_is_running():
 def redis_cache(settings):
     if not redis_is_running():
         pytest.skip("no Redis on 127.0.0.1:6379")
+    prefix = f"luza-test-{uuid.uuid4().hex}"  # this test's keys only
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:6379/0",
-            "KEY_PREFIX": f"luza-test-{uuid.uuid4().hex}",  # this test's keys only
+            "LOCATION": "redis://127.0.0.1:6379/15",
+            "KEY_PREFIX": prefix,
         }
     }
     yield cache
-    cache.clear()
+    client = redis.Redis(db=15)  # not cache.clear(): that would empty the whole database
+    for key in client.scan_iter(f"{prefix}:*"):
+        client.delete(key)
 
 
 def test_a_board_rendered_by_one_process_is_served_by_the_next(
