@@ -195,3 +195,43 @@ def test_a_console_left_open_follows_the_marker_on_another_device(browser, live_
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, settings):
+    settings.CONSOLE_POLL_SECONDS = 3600  # only the taps talk to the server here
+    ensure_roles()
+    marker = User.objects.create_user("marker-phone", password=PASSWORD)
+    marker.groups.add(Group.objects.get(name=MARKERS))
+    game = services.start_game(
+        table=Table.objects.create(number=6),
+        variant="cork",
+        settings={},
+        seats=["Анна", "Борис"],
+        marker=marker,
+    )
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server, "marker-phone", PASSWORD)
+    page.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    page.wait_for_selector('#console[data-seq="0"]')
+    banner = page.locator("#request-failed")
+    assert banner.is_hidden()
+    record = f"**/marker/games/{game.pk}/record/"
+
+    page.route(record, lambda route: route.fulfill(status=500, body="Server Error"))
+    page.click('button.action-button[data-kind="stroke"]')
+    banner.wait_for(state="visible")
+    assert banner.inner_text() == (
+        "Сервер не смог это сделать; ничего не изменилось. Попробуйте ещё раз. (500)"
+    )
+    page.unroute(record)
+
+    page.route(record, lambda route: route.abort())  # the Wi-Fi drops
+    page.click('button.action-button[data-kind="stroke"]')
+    page.wait_for_function(
+        "document.getElementById('request-failed').textContent.startsWith('Нет связи')"
+    )
+    page.unroute(record)
+
+    tap(page, 'button.action-button[data-kind="stroke"]', 1)  # back: recorded, message gone
+    assert banner.is_hidden()
+    assert Game.objects.get(pk=game.pk).last_seq == 1
