@@ -27,6 +27,23 @@ def no_horizontal_scroll(page):
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px phone"
 
 
+def phone_marker():
+    ensure_roles()
+    marker = User.objects.create_user("marker-phone", password=PASSWORD)
+    marker.groups.add(Group.objects.get(name=MARKERS))
+    return marker
+
+
+def cork_game(marker, table_number):
+    return services.start_game(
+        table=Table.objects.create(number=table_number),
+        variant="cork",
+        settings={},
+        seats=["Анна", "Борис"],
+        marker=marker,
+    )
+
+
 def tap(page, selector, seq):
     """Taps a console button and waits for the console showing event ``seq``."""
     page.click(selector)
@@ -44,9 +61,7 @@ def screenshot(page, name):
 
 def test_a_short_cork_game_tapped_on_a_phone(page, live_server, settings):
     settings.CONSOLE_POLL_SECONDS = 3600  # the other marker's stroke must meet a stale tap
-    ensure_roles()
-    marker = User.objects.create_user("marker-phone", password=PASSWORD)
-    marker.groups.add(Group.objects.get(name=MARKERS))
+    marker = phone_marker()
     Table.objects.create(number=4, name="У бара")
     anna = Player.objects.create(full_name="Анна Лебедева")
     Player.objects.create(full_name="Борис Котов")
@@ -141,9 +156,7 @@ def test_a_short_cork_game_tapped_on_a_phone(page, live_server, settings):
     ],
 )
 def test_every_games_console_fits_a_phone(page, live_server, variant, events):
-    ensure_roles()
-    marker = User.objects.create_user("marker-phone", password=PASSWORD)
-    marker.groups.add(Group.objects.get(name=MARKERS))
+    marker = phone_marker()
     table = Table.objects.create(number=7)
     names = ["Константин Длиннофамильный-Перепёлкин", "Аркадий Сверхдлинноименный"]
     game = services.start_game(
@@ -166,16 +179,8 @@ def test_every_games_console_fits_a_phone(page, live_server, variant, events):
 
 def test_a_console_left_open_follows_the_marker_on_another_device(browser, live_server, settings):
     settings.CONSOLE_POLL_SECONDS = 1
-    ensure_roles()
-    marker = User.objects.create_user("marker-phone", password=PASSWORD)
-    marker.groups.add(Group.objects.get(name=MARKERS))
-    game = services.start_game(
-        table=Table.objects.create(number=2),
-        variant="cork",
-        settings={},
-        seats=["Анна", "Борис"],
-        marker=marker,
-    )
+    marker = phone_marker()
+    game = cork_game(marker, table_number=2)
     contexts = [browser.new_context(locale="ru-RU") for _ in range(2)]
     try:
         tablet, phone = (context.new_page() for context in contexts)
@@ -199,16 +204,8 @@ def test_a_console_left_open_follows_the_marker_on_another_device(browser, live_
 
 def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, settings):
     settings.CONSOLE_POLL_SECONDS = 3600  # only the taps talk to the server here
-    ensure_roles()
-    marker = User.objects.create_user("marker-phone", password=PASSWORD)
-    marker.groups.add(Group.objects.get(name=MARKERS))
-    game = services.start_game(
-        table=Table.objects.create(number=6),
-        variant="cork",
-        settings={},
-        seats=["Анна", "Борис"],
-        marker=marker,
-    )
+    marker = phone_marker()
+    game = cork_game(marker, table_number=6)
     page.set_viewport_size(PHONE)
     sign_in(page, live_server, "marker-phone", PASSWORD)
     page.goto(f"{live_server.url}/marker/games/{game.pk}/")
