@@ -46,14 +46,6 @@ def setting_form_field(setting):
     raise ValueError(f"unknown setting kind {setting.kind!r}")
 
 
-def is_seat_choice(setting):
-    """Whether a choice setting picks a seat: its labels are "Player <value + 1>"."""
-    return setting.kind == "choice" and all(
-        value.isdigit() and label.params == {"seat": int(value) + 1}
-        for value, label in setting.choices
-    )
-
-
 def seat_label(label, names):
     """ "Player 1 — Иван" for a seat already taken, "Player 1" for an empty one."""
     seat = label.params["seat"]
@@ -138,7 +130,7 @@ class StartGameForm(forms.Form):
         """
         names = [entry.name for entry in self.seat_entries]
         for setting in self.rules_variant.settings_fields:
-            if setting.name in self.setting_names and is_seat_choice(setting):
+            if setting.name in self.setting_names and setting.choices == rules.SEAT_CHOICES:
                 self.fields[SETTING_PREFIX + setting.name].choices = [
                     (value, seat_label(label, names)) for value, label in setting.choices
                 ]

@@ -19,6 +19,7 @@ from typing import Any
 from . import clockwise, cork, cue_run, cue_vs_hand
 from .base import (
     POCKET_LABELS,
+    SEAT_CHOICES,
     UNDO,
     Action,
     Event,
@@ -35,6 +36,7 @@ from .base import (
 
 __all__ = [
     "POCKET_LABELS",
+    "SEAT_CHOICES",
     "UNDO",
     "VARIANTS",
     "Action",

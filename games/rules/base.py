@@ -269,6 +269,13 @@ def seat_number(index: int) -> int:
     return index + 1
 
 
+# The choice of one of two seats, for a setting such as who gives the handicap.
+SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
+    ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
+    ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
+)
+
+
 def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:
     """One Message that renders each of ``messages`` (translated) joined by ``separator``."""
     if len(messages) == 1:

@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import (
+    SEAT_CHOICES,
     Action,
     Event,
     Message,
@@ -91,11 +92,6 @@ FOUL_LABELS: dict[str, Message] = {
     ),
 }
 FOUL_CODES: tuple[str, ...] = tuple(FOUL_LABELS)
-
-SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
-    ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
-    ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
-)
 
 SETTINGS_FIELDS: tuple[SettingField, ...] = (
     SettingField(

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    SEAT_CHOICES,
     Action,
     Event,
     Message,
@@ -91,10 +92,7 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
         kind="choice",
         default="0",
         help=Message(gettext_noop("The other player rolls the cue ball by hand.")),
-        choices=(
-            ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
-            ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
-        ),
+        choices=SEAT_CHOICES,
         decision=True,
     ),
 )
