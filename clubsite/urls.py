@@ -12,5 +12,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("players/", include("players.urls")),
     path("tables/", include("tables.urls")),
+    path("billing/", include("billing.urls")),
     path("", include("games.urls")),
 ]
