@@ -223,14 +223,18 @@ class AuditEntry(models.Model):
     """Who changed what, when and why: appended by the services, never changed or deleted."""
 
     at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+    # The user's name is kept as text too: deleting a user changes no entry (the link is
+    # then left dangling on purpose, without a database constraint, and shows nothing).
     user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
         null=True,
         blank=True,
         related_name="+",
         verbose_name=_("who"),
     )
+    username = models.CharField(_("who"), max_length=150, blank=True)
     action = models.CharField(_("what"), max_length=32)
     session = models.ForeignKey(
         TableSession,

@@ -160,4 +160,4 @@ def session_detail(pk):
 
 
 def audit_of(session):
-    return session.audit_entries.select_related("user")
+    return session.audit_entries.all()

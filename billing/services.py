@@ -66,8 +66,10 @@ def save_tariff(kind, bands):
 
 def audit(*, user, action, session=None, reason="", **details):
     """Appends one entry to the audit log (who, when, what, why)."""
+    known = user is not None and user.is_authenticated
     return AuditEntry.objects.create(
-        user=user if user is not None and user.is_authenticated else None,
+        user=user if known else None,
+        username=user.get_username() if known else "",
         action=action,
         session=session,
         reason=reason,

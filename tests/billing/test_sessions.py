@@ -312,3 +312,11 @@ def test_the_offer_starts_the_clock_and_returns_to_the_console(admin_client, tab
     response = admin_client.post(reverse("billing:start", args=[1]), {"next": console})
     assert response.status_code == 302 and response["Location"] == console
     assert TableSession.objects.filter(table=table, status="running").exists()
+
+
+def test_deleting_a_user_changes_no_audit_entry(table):
+    someone = UserFactory(username="temp-cashier")
+    session = services.start_session(table=table, user=someone)
+    someone.delete()
+    entry = session.audit_entries.get()
+    assert entry.username == "temp-cashier"
