@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from clubsite.roles import marker_required
 from games import rules, selectors, services
 from games.console import console_context, shown_version
-from games.forms import StartGameForm
+from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -96,10 +96,8 @@ def _start_page(request, table):
 @require_GET
 def player_search(request):
     """Roster players matching ``q`` (as the marker types), minus the seated ones."""
-    seated = [t[2:] for t in request.GET.getlist("seats") if t.startswith("p:")]
-    players = selectors.search_players(
-        request.GET.get("q"), exclude_ids=[int(pk) for pk in seated if pk.isdigit()]
-    )
+    seated = seated_player_ids(request.GET.getlist("seats"))
+    players = selectors.search_players(request.GET.get("q"), exclude_ids=seated)
     context = {"results": players, "query": request.GET.get("q", "")}
     return render(request, f"{START}#player_results", context)
 
