@@ -56,10 +56,10 @@ from .pyramid import (
     COMMON_FOULS,
     CUE_BALL_POCKETED,
     HANDICAP_DECISION,
-    IN_HAND_LABELS,
     WINNING_FOUL_DECISION,
-    Handicap,
+    HandicapSettings,
     add_to_shelf,
+    after_foul,
     best_runs,
     bump,
     handicap_fields,
@@ -133,7 +133,7 @@ def value(ball: int) -> int:
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(HandicapSettings):
     players: int = 2
     target: int = 71
     foul_penalty: int = 5
@@ -141,21 +141,6 @@ class Settings:
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "target": self.target,
-            "foul_penalty": self.foul_penalty,
-            "penalty_to": self.penalty_to,
-            "weaker_seat": self.weaker_seat,
-            "head_start": self.head_start,
-            "returned_pots": self.returned_pots,
-        }
-
-    @property
-    def handicap(self) -> Handicap:
-        return Handicap(self.weaker_seat, self.head_start, self.returned_pots)
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -393,18 +378,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         text = Message(
             gettext_noop("Player %(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
         )
-    if after.in_hand:
-        text = join_messages(
-            [
-                text,
-                Message(
-                    gettext_noop("player %(other)s plays %(from)s"),
-                    {"other": seat_number(other), "from": IN_HAND_LABELS[after.in_hand]},
-                ),
-            ],
-            "; ",
-        )
-    return with_ending(text, after)
+    return after_foul(text, after)
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:

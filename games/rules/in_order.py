@@ -48,7 +48,7 @@ from .clockwise import BALLS, FOUL_LABELS, BallValues
 from .clockwise import SETTINGS_FIELDS as CLOCKWISE_FIELDS
 from .pyramid import (
     HANDICAP_DECISION,
-    Handicap,
+    HandicapSettings,
     add_to_shelf,
     best_runs,
     bump,
@@ -71,7 +71,7 @@ SETTINGS_FIELDS = (
 
 
 @dataclass(frozen=True)
-class Settings(BallValues):
+class Settings(BallValues, HandicapSettings):
     players: int = 2
     points_per_ball: str = "number"
     foul_penalty: str = "ball_on"
@@ -79,21 +79,6 @@ class Settings(BallValues):
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "points_per_ball": self.points_per_ball,
-            "foul_penalty": self.foul_penalty,
-            "foul_penalty_points": self.foul_penalty_points,
-            "weaker_seat": self.weaker_seat,
-            "head_start": self.head_start,
-            "returned_pots": self.returned_pots,
-        }
-
-    @property
-    def handicap(self) -> Handicap:
-        return Handicap(self.weaker_seat, self.head_start, self.returned_pots)
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:

@@ -35,7 +35,7 @@ the same stroke), ``stroke`` (nothing pocketed), ``foul`` (fouls).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .base import (
@@ -145,6 +145,22 @@ class Handicap:
     def shorthand(self, target: int) -> str:
         """The club's notation of a head start: "8–7" (target 8, the weaker needs 7)."""
         return f"{target}–{target - self.head_start}"
+
+
+class HandicapSettings:
+    """What the settings of every pyramid game share: the handicap, and ``to_dict`` (every
+    field, as stored). Mixed into each game's frozen Settings dataclass."""
+
+    weaker_seat: int
+    head_start: int
+    returned_pots: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+    @property
+    def handicap(self) -> Handicap:
+        return Handicap(self.weaker_seat, self.head_start, self.returned_pots)
 
 
 def split_returned(to_return: int, seat: int, stronger: int, count: int) -> int:
@@ -267,25 +283,12 @@ def _family(key: str) -> Family:
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(HandicapSettings):
     players: int = 2
     foul_model: str = MODERN
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "foul_model": self.foul_model,
-            "weaker_seat": self.weaker_seat,
-            "head_start": self.head_start,
-            "returned_pots": self.returned_pots,
-        }
-
-    @property
-    def handicap(self) -> Handicap:
-        return Handicap(self.weaker_seat, self.head_start, self.returned_pots)
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -510,6 +513,22 @@ def with_ending(text: Message, after: Any) -> Message:
     return text if ending is None else join_messages([text, ending], " — ")
 
 
+def after_foul(text: Message, after: Any) -> Message:
+    """A foul's description, then where the opponent plays from, then the frame's end."""
+    if after.in_hand:
+        text = join_messages(
+            [
+                text,
+                Message(
+                    gettext_noop("player %(other)s plays %(from)s"),
+                    {"other": seat_number(after.turn), "from": IN_HAND_LABELS[after.in_hand]},
+                ),
+            ],
+            "; ",
+        )
+    return with_ending(text, after)
+
+
 def family_describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
     other = 1 - seat
@@ -576,18 +595,7 @@ def family_describe(before: State, event: Event, after: State) -> Message:
     else:
         text = gettext_noop("Player %(seat)s: foul (%(fouls)s)")
     message = Message(text, params)
-    if after.in_hand:
-        message = join_messages(
-            [
-                message,
-                Message(
-                    gettext_noop("player %(other)s plays %(from)s"),
-                    {"other": seat_number(other), "from": IN_HAND_LABELS[after.in_hand]},
-                ),
-            ],
-            "; ",
-        )
-    return with_ending(message, after)
+    return after_foul(message, after)
 
 
 def family_seat_stats(state: State) -> tuple[dict[str, Any], ...]:
