@@ -122,21 +122,48 @@ class Played:
     table: object = None
 
 
-@dataclass(frozen=True)
 class Period:
-    """A stretch of played time in one band: ``amount`` is exact (a Fraction of kopecks)."""
+    """A stretch of played time in one band, ``[start, end)``: ``amount`` is what it costs,
+    exact (a Fraction of kopecks); ``weight`` is that × 3600, an integer.
 
-    band: Band
-    kind: str
-    start: datetime
-    end: datetime
-    seconds: int
-    amount: object  # fractions.Fraction
-    interval: Played = None  # the played interval it is part of
+    Built for every period of every priced session, so it is kept small and computed lazily.
+    """
+
+    __slots__ = ("band", "kind", "start_ts", "end_ts", "tz", "interval")
+
+    def __init__(self, band, kind, start_ts, end_ts, tz, interval=None):
+        self.band, self.kind, self.interval = band, kind, interval
+        self.start_ts, self.end_ts, self.tz = start_ts, end_ts, tz
+
+    @property
+    def seconds(self):
+        return self.end_ts - self.start_ts
+
+    @property
+    def weight(self):
+        """``seconds × price per hour``: the amount × 3600, an integer."""
+        return (self.end_ts - self.start_ts) * self.band.price_per_hour
+
+    @property
+    def amount(self):
+        from fractions import Fraction
+
+        return Fraction(self.weight, SECONDS_PER_HOUR)
+
+    @property
+    def start(self):
+        return datetime.fromtimestamp(self.start_ts, self.tz)
+
+    @property
+    def end(self):
+        return datetime.fromtimestamp(self.end_ts, self.tz)
 
     @property
     def price_per_hour(self):
         return self.band.price_per_hour
+
+    def __repr__(self):
+        return f"Period({self.band.name!r}, {self.start.isoformat()}, {self.seconds} s)"
 
 
 @dataclass
@@ -314,32 +341,21 @@ class Tariff:
 
     def price(self, intervals, *, discount_percent=0):
         """Prices a session's played intervals (see the module's docstring for the rule)."""
-        from fractions import Fraction
-
         intervals = sorted(intervals, key=lambda interval: interval.start)
         periods = []
         numerator = 0
+        played = 0
+        tz = self.tz
         for interval in intervals:
             for a, b, band in self.periods(interval):
-                seconds = b - a
-                numerator += seconds * band.price_per_hour
-                periods.append(
-                    Period(
-                        band=band,
-                        kind=interval.kind,
-                        start=datetime.fromtimestamp(a, self.tz),
-                        end=datetime.fromtimestamp(b, self.tz),
-                        seconds=seconds,
-                        amount=Fraction(seconds * band.price_per_hour, SECONDS_PER_HOUR),
-                        interval=interval,
-                    )
-                )
-        played = sum(period.seconds for period in periods)
+                numerator += (b - a) * band.price_per_hour
+                played += b - a
+                periods.append(Period(band, interval.kind, a, b, tz, interval))
         charged = 0
         extra_band = None
         if played:
             charged = max(-(-played // self.step) * self.step, self.minimum)
-            last = max(periods, key=lambda period: period.end)
+            last = max(periods, key=lambda period: period.end_ts)
             extra_band = last.band
             numerator += (charged - played) * extra_band.price_per_hour
         return Price(

@@ -343,20 +343,42 @@ class ShiftReport:
 
 
 def shift_report(shift):
+    return shift_reports([shift])[0]
+
+
+def shift_reports(shifts):
+    """``shift_report`` of each shift, from one query for all their payments."""
     from django.db.models import Sum
 
-    from billing.models import PaymentMethod
+    from billing.models import Payment, PaymentMethod
 
-    sums = dict(
-        shift.payments.values("method").annotate(total=Sum("amount")).values_list("method", "total")
-    )
-    by_method = {method: sums.get(method, 0) for method in PaymentMethod.values}
-    return ShiftReport(
-        shift=shift,
-        by_method=by_method,
-        expected_cash=shift.opening_cash + by_method[PaymentMethod.CASH],
-        total=sum(by_method.values()),
-    )
+    shifts = list(shifts)
+    sums = defaultdict_int()
+    for shift_id, method, total in (
+        Payment.objects.filter(shift__in=shifts)
+        .values("shift_id", "method")
+        .annotate(total=Sum("amount"))
+        .values_list("shift_id", "method", "total")
+    ):
+        sums[(shift_id, method)] = total
+    reports = []
+    for shift in shifts:
+        by_method = {method: sums[(shift.pk, method)] for method in PaymentMethod.values}
+        reports.append(
+            ShiftReport(
+                shift=shift,
+                by_method=by_method,
+                expected_cash=shift.opening_cash + by_method[PaymentMethod.CASH],
+                total=sum(by_method.values()),
+            )
+        )
+    return reports
+
+
+def defaultdict_int():
+    from collections import defaultdict
+
+    return defaultdict(int)
 
 
 def open_shift():
@@ -406,30 +428,32 @@ def period_report(start, end, *, tariff=None):
     tz = club_tz()
     since = _local_midnight(start, tz)
     until = _local_midnight(end + timedelta(days=1), tz)
-    bills = (
-        Bill.objects.filter(session__stopped_at__gte=since, session__stopped_at__lt=until)
-        .select_related("session")
-        .prefetch_related(
-            Prefetch("session__stretches", queryset=Stretch.objects.select_related("table")),
-            "lines",
-        )
-    )
+    in_period = {"stopped_at__gte": since, "stopped_at__lt": until}
+    # Plain rows, not model instances: a month of a big club is thousands of sessions.
+    revenue_of = {}
+    for session_id, quantity, unit_price, discount in BillLine.objects.filter(
+        kind=LineKind.TIME,
+        bill__session__stopped_at__gte=since,
+        bill__session__stopped_at__lt=until,
+    ).values_list("bill__session_id", "quantity", "unit_price", "bill__discount_percent"):
+        amount = quantity * unit_price
+        revenue_of[session_id] = amount - half_up(amount * discount, 100)
+    count = Bill.objects.filter(**{f"session__{k}": v for k, v in in_period.items()}).count()
+    played_of = defaultdict(list)
+    for session_id, started, ended, number, kind in Stretch.objects.filter(
+        session__in=TableSession.objects.filter(**in_period)
+    ).values_list("session_id", "started_at", "ended_at", "table__number", "table__kind"):
+        played_of[session_id].append(pricing.Played(started, ended or started, kind, number))
     by_table, by_band = defaultdict(int), defaultdict(int)
-    time_revenue = 0
-    count = 0
-    for bill in bills:
-        count += 1
-        time_amount = sum(line.amount for line in bill.lines.all() if line.kind == LineKind.TIME)
-        revenue = time_amount - half_up(time_amount * bill.discount_percent, 100)
-        time_revenue += revenue
+    time_revenue = sum(revenue_of.values())
+    for session_id, revenue in revenue_of.items():
         try:
-            price = tariff.price(played(bill.session))
+            periods = tariff.price(played_of.get(session_id, [])).periods
         except ValueError:
             continue
-        periods = price.periods
         if not periods:
             continue
-        shares = splits.apportion(revenue, [int(p.amount * 3600) for p in periods])
+        shares = splits.apportion(revenue, [period.weight for period in periods])
         for period, share in zip(periods, shares, strict=True):
             by_table[period.interval.table] += share
             by_band[(period.kind, period.band.name)] += share
@@ -442,10 +466,7 @@ def period_report(start, end, *, tariff=None):
     for name, quantity, unit_price in bar:
         bar_items[name][0] += quantity
         bar_items[name][1] += quantity * unit_price
-    shifts = [
-        shift_report(shift)
-        for shift in Shift.objects.filter(opened_at__gte=since, opened_at__lt=until)
-    ]
+    shifts = shift_reports(Shift.objects.filter(opened_at__gte=since, opened_at__lt=until))
     tables = Table.objects.filter(is_active=True).count() or 1
     return PeriodReport(
         start=start,
@@ -462,21 +483,27 @@ def period_report(start, end, *, tariff=None):
 
 
 def utilisation(since, until, tables, tz):
-    """Percent of the tables' time in play for each local hour of the day, 0…23."""
-    from datetime import timedelta
+    """Percent of the tables' time in play for each local hour of the day, 0…23.
 
+    Each stretch is read in local time once, then walked hour by hour in seconds (an hour
+    that a daylight-saving change moves is counted in the hour the stretch began it).
+    """
     seconds = [0] * 24
     stretches = Stretch.objects.filter(started_at__lt=until).exclude(ended_at__lt=since)
     now = timezone.now()
     for started, ended in stretches.values_list("started_at", "ended_at"):
-        cursor = max(started, since)
-        stop = min(ended or now, until)
-        while cursor < stop:
-            local = cursor.astimezone(tz)
-            hour_end = local.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
-            piece_end = min(stop, hour_end)
-            seconds[local.hour] += (piece_end - cursor).total_seconds()
-            cursor = piece_end
+        begin = max(started, since)
+        left = int(((min(ended or now, until)) - begin).total_seconds())
+        if left <= 0:
+            continue
+        local = begin.astimezone(tz)
+        hour = local.hour
+        room = 3600 - (local.minute * 60 + local.second)
+        while left > 0:
+            piece = min(left, room)
+            seconds[hour] += piece
+            left -= piece
+            hour, room = (hour + 1) % 24, 3600
     days = max(round((until - since).total_seconds() / 86400), 1)
     return [round(100 * value / (tables * days * 3600), 1) for value in seconds]
 
