@@ -43,6 +43,7 @@ from .base import (
     Action,
     Event,
     Message,
+    RatingFamily,
     Result,
     RuleViolation,
     SettingField,
@@ -58,6 +59,9 @@ from .base import (
     seat_number,
     unknown_event,
 )
+
+# The four pyramid games measure the same skill: one rating (the decision is in the README).
+PYRAMID = RatingFamily("pyramid", Message(gettext_noop("Pyramid games")))
 
 # --- the handicap of every pyramid game ---------------------------------------------------------
 
@@ -261,6 +265,8 @@ class Family:
     svoyak_from: str | None  # where the cue ball is played from after a свояк (None: no свояк)
     foul_labels: Mapping[str, Message]
     decisions: tuple[Message, ...]
+    source_title: str
+    source_points: tuple[Message, ...]
 
     def __post_init__(self) -> None:
         _FAMILIES[self.key] = self
@@ -289,6 +295,10 @@ class Settings(HandicapSettings):
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
+
+    @property
+    def target(self) -> int:
+        return TARGET
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -631,11 +641,30 @@ def family_variant(family: Family) -> Variant:
         describe=family_describe,
         seat_stats=family_seat_stats,
         decisions=family.decisions,
+        rating_family=PYRAMID,
+        source_title=family.source_title,
+        source_points=(*family.source_points, HANDICAP_SOURCE),
+        fouls_from_source=True,
     )
 
 
 # --- decisions shown on the rules page -------------------------------------------------------
 
+FOUL_SOURCE = Message(
+    gettext_noop(
+        "A foul: the balls pocketed on it are spotted, and the opponent takes a penalty ball "
+        "from the table onto his shelf (in the old rules the offender returns a ball from his "
+        "shelf instead). Fouls: a miss, the cue ball off the table, a ball touched, a double "
+        "hit or push, no foot on the floor, playing before the balls stop or out of turn."
+    )
+)
+HANDICAP_SOURCE = Message(
+    gettext_noop(
+        "Handicap: before the break the weaker player takes balls from the table onto his "
+        "shelf (“8–7” is one ball; in the classic game, points), or the stronger player's "
+        "first pots are spotted back."
+    )
+)
 HANDICAP_DECISION = Message(
     gettext_noop(
         "Handicap: the stronger player's returned pots are spotted one by one as he pockets "
