@@ -46,6 +46,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games import rules
+from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
 from games.rules import pyramid
 from players.models import Player, SkillClass
@@ -82,11 +83,7 @@ class Hint:
 
 def seat_players(tokens):
     """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
-    ids = [int(t[2:]) for t in tokens if t.startswith("p:") and t[2:].isdigit()]
-    players = Player.objects.in_bulk(ids)
-    return [
-        players.get(int(t[2:])) if t.startswith("p:") and t[2:].isdigit() else None for t in tokens
-    ]
+    return [seat if isinstance(seat, Player) else None for seat in seats_from_tokens(tokens)]
 
 
 def suggest(variant, tokens) -> Hint | None:
