@@ -5,6 +5,7 @@ likelier than fouls, so the demo looks like billiards rather than noise. Seeded:
 demo every time.
 """
 
+import dataclasses
 import random
 from datetime import timedelta
 
@@ -31,7 +32,10 @@ def next_event(state, variant, rng):
     action = rng.choices(actions, weights=[WEIGHTS.get(a.kind, 1) for a in actions])[0]
     if rng.random() < 0.9:
         return action.event()  # the designated pocket, a single foul, one ball
-    return action.pick(rng.randrange)
+    event = action.pick(rng.randrange)
+    if event.count and event.count > 3:  # a stroke pockets a ball or two, rarely more
+        event = dataclasses.replace(event, count=1 + rng.randrange(3))
+    return event
 
 
 def play(*, table, variant, settings, players, marker, rng, strokes=None):

@@ -9,7 +9,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.presentation.base import Figure, Presentation, stat_float
-from games.presentation.pyramid import BALLS_PER_GAME, BEST_RUN, FOULS_PER_GAME, handicap_text
+from games.presentation.pyramid import (
+    BALLS_PER_GAME,
+    BEST_RUN,
+    FOULS_PER_GAME,
+    handicap_figures,
+    handicap_text,
+)
 from games.rules import classic_pyramid
 from games.rules.classic_pyramid import LAST_BALL_BONUS, stroke_points, value
 
@@ -41,10 +47,7 @@ class ClassicPresentation(Presentation):
         ]
         if state.in_hand and not state.finished:
             figures.append((_("Next stroke"), _("from hand from home")))
-        text = handicap_text(state.settings, unit="points")
-        if text:
-            figures.append((_("Handicap"), text))
-        return figures
+        return figures + handicap_figures(state, unit="points")
 
     def console_seat_figures(self, state, seat):
         return [(_("balls"), len(state.shelves[seat])), (_("fouls"), state.fouls[seat])]

@@ -6,7 +6,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.presentation.base import Figure, Presentation, stat_float
-from games.presentation.pyramid import BALLS_PER_GAME, BEST_RUN, FOULS_PER_GAME, handicap_text
+from games.presentation.pyramid import (
+    BALLS_PER_GAME,
+    BEST_RUN,
+    FOULS_PER_GAME,
+    handicap_figures,
+    handicap_text,
+)
 from games.rules import in_order
 
 
@@ -18,10 +24,7 @@ class InOrderPresentation(Presentation):
             (_("Ball on"), state.ball_on or "—"),
             (_("Balls on the table"), len(state.balls_left)),
         ]
-        text = handicap_text(state.settings, unit="points")
-        if text:
-            figures.append((_("Handicap"), text))
-        return figures
+        return figures + handicap_figures(state, unit="points")
 
     def console_seat_figures(self, state, seat):
         return [(_("balls"), len(state.pocketed[seat]))]

@@ -52,6 +52,27 @@ def handicap_text(settings, names=None, unit="balls"):
     return "; ".join(parts)
 
 
+def handicap_figures(state, unit="balls"):
+    """The console's short handicap figures: the head start ("8–7 · player 2", or "+10 ·
+    player 2" in points) and the stronger's pots still to return ("2 of 3 · player 1")."""
+    handicap = state.settings.handicap
+    figures = []
+    if handicap.head_start:
+        start = handicap.shorthand(pyramid.TARGET) if unit == "balls" else f"+{handicap.head_start}"
+        figures.append((_("Handicap"), f"{start} · " + _player(handicap.weaker_seat)))
+    if handicap.returned_pots and state.to_return:
+        left = _("%(left)s of %(total)s") % {
+            "left": state.to_return,
+            "total": handicap.returned_pots,
+        }
+        figures.append((_("Returned pots"), f"{left} · " + _player(handicap.stronger_seat)))
+    return figures
+
+
+def _player(seat):
+    return _("player %(n)s") % {"n": seat + 1}
+
+
 def returns_left(state):
     """ "2 of 3 left" while the stronger's pots are still being returned, else ""."""
     total = state.settings.returned_pots
@@ -105,13 +126,7 @@ class FamilyPresentation(Presentation):
             )
         if state.premium and not state.finished:
             figures.append((_("Premium stroke"), _("object balls only, no svoyak")))
-        text = handicap_text(state.settings)
-        if text:
-            figures.append((_("Handicap"), text))
-        left = returns_left(state)
-        if left:
-            figures.append((_("Returned pots"), left))
-        return figures
+        return figures + handicap_figures(state)
 
     def console_seat_figures(self, state, seat):
         figures = []

@@ -79,7 +79,7 @@ VARIANTS: dict[str, Variant] = {
         clockwise,
         cue_run,
         cue_vs_hand,
-        # the everyday pyramid games (RULES-PYRAMID.md)
+        # the everyday pyramid games (docs/rules/pyramid.md)
         in_order,
         free_pyramid,
         combined_pyramid,

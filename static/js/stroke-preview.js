@@ -11,6 +11,11 @@
     var out = form.querySelector("[data-preview]");
     if (!out) return;
     if (!called) { out.textContent = ""; return; }
+    // the called ball is not one of "the others"
+    form.querySelectorAll('input[name="balls"]').forEach(function (box) {
+      box.disabled = called !== null && box.value === called.value;
+      if (box.disabled) box.checked = false;
+    });
     var balls = [called];
     var others = Array.prototype.slice.call(form.querySelectorAll('input[name="balls"]:checked'))
       .filter(function (box) { return box.value !== called.value; })

@@ -1,4 +1,4 @@
-"""Комбинированная пирамида («Московская», RULES-PYRAMID.md §2): fifteen object balls, the
+"""Комбинированная пирамида («Московская», docs/rules/pyramid.md): fifteen object balls, the
 coloured cue ball; a свояк is a point (a ball of the shooter's choice from the table) and the
 next stroke is from hand from дом; after a foul that lost the cue ball the opponent plays
 from дом; the first to 8 wins."""
@@ -60,8 +60,8 @@ def test_the_buttons_offered():
     actions = COMBINED.legal_actions(state)
     assert [(a.kind, a.max_count) for a in actions] == [
         ("pot", 1),
-        ("svoyak", None),
         ("stroke", None),
+        ("svoyak", None),
         ("foul", None),
     ]  # one ball left: a свояк with an object ball is not possible
     assert "cue_ball_pocketed" in actions[-1].fouls
