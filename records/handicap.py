@@ -158,6 +158,46 @@ def suggest_cue_run(first, second) -> Hint:
     )
 
 
+# --- who is the stronger: the rating, else the sports class ----------------------------------
+
+
+def stronger(variant, players):
+    """(the stronger seat, his expected score on equal terms — None when only the sports
+    classes tell —, the reasons) from the game family's rating (both players with at least
+    ``MIN_RATED_GAMES`` rated games), else from the sports classes; a Hint saying why there is
+    no suggestion when neither tells."""
+    ratings = rating.ratings_for(variant)
+    games = [ratings.games.get(p.pk, 0) for p in players]
+    values = [ratings.rating(p.pk) for p in players]
+    reasons = [
+        _("%(player)s: rating %(rating)s (%(games)s rated games)")
+        % {"player": p.display_name, "rating": round(v), "games": g}
+        for p, v, g in zip(players, values, games, strict=True)
+    ]
+    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
+        strong = 0 if values[0] > values[1] else 1
+        return strong, rating.expected(values[strong], values[1 - strong]), reasons
+    classes = [SKILL_ORDER.index(p.skill_class) for p in players]
+    if classes[0] == classes[1]:
+        return Hint(
+            _(
+                "Not enough records for a suggestion: both players need %(needed)s rated "
+                "games, or different sports classes."
+            )
+            % {"needed": MIN_RATED_GAMES},
+            reasons,
+        )
+    strong = 0 if classes[0] > classes[1] else 1
+    reasons.append(
+        _("%(player)s has the higher sports class (%(class)s)")
+        % {
+            "player": players[strong].display_name,
+            "class": players[strong].get_skill_class_display(),
+        }
+    )
+    return strong, None, reasons
+
+
 # --- «Снимание шаров рукой» ------------------------------------------------------------------
 
 
@@ -174,38 +214,12 @@ def head_to_head(cue_player, hand_player):
 
 
 def suggest_cue_vs_hand(first, second) -> Hint:
-    ratings = rating.ratings_for(CUE_VS_HAND)
     players = (first, second)
-    games = [ratings.games.get(p.pk, 0) for p in players]
-    values = [ratings.rating(p.pk) for p in players]
-    reasons = [
-        _("%(player)s: rating %(rating)s (%(games)s rated games)")
-        % {"player": p.display_name, "rating": round(v), "games": g}
-        for p, v, g in zip(players, values, games, strict=True)
-    ]
-    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
-        strong = 0 if values[0] > values[1] else 1
-        even = rating.expected(values[strong], values[1 - strong]) < EVEN
-    else:
-        classes = [SKILL_ORDER.index(p.skill_class) for p in players]
-        if classes[0] == classes[1]:
-            return Hint(
-                _(
-                    "Not enough records for a suggestion: both players need %(needed)s rated "
-                    "games, or different sports classes."
-                )
-                % {"needed": MIN_RATED_GAMES},
-                reasons,
-            )
-        strong = 0 if classes[0] > classes[1] else 1
-        even = False
-        reasons.append(
-            _("%(player)s has the higher sports class (%(class)s)")
-            % {
-                "player": players[strong].display_name,
-                "class": players[strong].get_skill_class_display(),
-            }
-        )
+    found = stronger(CUE_VS_HAND, players)
+    if isinstance(found, Hint):
+        return found
+    strong, expected_score, reasons = found
+    even = expected_score is not None and expected_score < EVEN
     cue, hand = players[strong], players[1 - strong]
     played, won = head_to_head(cue, hand)
     target = cue_vs_hand_target(played, won)
@@ -255,39 +269,17 @@ def suggest_pyramid(variant, first, second) -> Hint:
     settings = rules.get_variant(variant).settings_from_dict({"players": 2})
     target = settings.target  # with the default settings
     in_balls = isinstance(settings, pyramid.Settings)  # a head start in balls, else points
-    ratings = rating.ratings_for(variant)
     players = (first, second)
-    games = [ratings.games.get(p.pk, 0) for p in players]
-    values = [ratings.rating(p.pk) for p in players]
-    reasons = [
-        _("%(player)s: rating %(rating)s (%(games)s rated games)")
-        % {"player": p.display_name, "rating": round(v), "games": g}
-        for p, v, g in zip(players, values, games, strict=True)
-    ]
-    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
-        strong = 0 if values[0] > values[1] else 1
-        head_start = pyramid_head_start(rating.expected(values[strong], values[1 - strong]), target)
-    else:
+    found = stronger(variant, players)
+    if isinstance(found, Hint):
+        return found
+    strong, expected_score, reasons = found
+    if expected_score is not None:
+        head_start = pyramid_head_start(expected_score, target)
+    else:  # one ball (T/8 points) per sports class between them
         classes = [SKILL_ORDER.index(p.skill_class) for p in players]
-        if classes[0] == classes[1]:
-            return Hint(
-                _(
-                    "Not enough records for a suggestion: both players need %(needed)s rated "
-                    "games, or different sports classes."
-                )
-                % {"needed": MIN_RATED_GAMES},
-                reasons,
-            )
-        strong = 0 if classes[0] > classes[1] else 1
         per_class = 1 if in_balls else max(1, round(target / 8))
         head_start = min(target - 1, abs(classes[0] - classes[1]) * per_class)
-        reasons.append(
-            _("%(player)s has the higher sports class (%(class)s)")
-            % {
-                "player": players[strong].display_name,
-                "class": players[strong].get_skill_class_display(),
-            }
-        )
     weak = 1 - strong
     names = {"weak": players[weak].display_name, "n": head_start}
     if not head_start:

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.models import GameStatus
 
 from .helpers import HX, console_html, figures, scores, start_via_form, state_of, tap
+from .test_variants_through_views import offered_kinds as kinds
 
 pytestmark = pytest.mark.django_db
 
@@ -17,10 +18,6 @@ pytestmark = pytest.mark.django_db
 def count_buttons(html, kind):
     form = re.search(rf'name="kind" value="{kind}">(.*?)</form>', html, re.S)
     return [int(n) for n in re.findall(r'data-count="(\d+)"', form.group(1))] if form else []
-
-
-def kinds(html):
-    return set(re.findall(r'name="kind" value="([^"]+)"', html))
 
 
 def finish(client, game):
