@@ -110,7 +110,7 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
     ),
     SettingField(
         name="penalty_to",
-        label=Message(gettext_noop("The foul penalty")),
+        label=Message(gettext_noop("Foul penalty applies to")),
         kind="choice",
         default=OFFENDER,
         help=Message(
