@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import GameStatus
+from tests.helpers import HX, console_html, figures, scores, start_via_form, state_of, tap
 
-from .helpers import HX, console_html, figures, scores, start_via_form, state_of, tap
 from .test_variants_through_views import offered_kinds as kinds
 
 pytestmark = pytest.mark.django_db

@@ -8,24 +8,15 @@ from django.urls import reverse
 from django.utils import translation
 
 from records.handicap import pyramid_head_start, suggest
+from tests.factories import T0, finished, player
 
-from .helpers import T0, finished, player
-
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_ratings")]
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture
-def fresh_ratings():
-    from django.core.cache import cache
-
-    from records import rating
-
-    cache.clear()
-    rating.forget()
+def english():
     with translation.override("en"):
         yield
-    cache.clear()
-    rating.forget()
 
 
 @pytest.mark.parametrize(
