@@ -17,6 +17,7 @@ MARKERS = "Markers"
 RECORD_GAMES = "games.record_game"
 MANAGE_ROSTER = "players.change_player"
 MANAGE_TARIFFS = "billing.change_tariff"
+MANAGE_TOURNAMENTS = "tournaments.change_tournament"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
@@ -31,6 +32,11 @@ ADMIN_PERMISSIONS = (
     + [
         ("billing", f"{action}_{model}")
         for model in ("tariff", "tariffband", "specialday", "billingsettings")
+        for action in ("add", "change", "view", "delete")
+    ]
+    + [
+        ("tournaments", f"{action}_{model}")
+        for model in ("tournament", "entrant", "match")
         for action in ("add", "change", "view", "delete")
     ]
 )
@@ -86,6 +92,10 @@ def can_manage_tariffs(user):
     return has_role_permission(user, MANAGE_TARIFFS)
 
 
+def can_manage_tournaments(user):
+    return has_role_permission(user, MANAGE_TOURNAMENTS)
+
+
 def staff_required(perm):
     """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
 
@@ -111,3 +121,4 @@ def staff_required(perm):
 marker_required = staff_required(RECORD_GAMES)
 roster_admin_required = staff_required(MANAGE_ROSTER)
 billing_admin_required = staff_required(MANAGE_TARIFFS)
+tournament_admin_required = staff_required(MANAGE_TOURNAMENTS)

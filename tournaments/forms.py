@@ -8,7 +8,7 @@ from games import rules
 from games.forms import SETTING_PREFIX, free_tables, setting_form_field
 from players.models import Player
 from tournaments import selectors
-from tournaments.models import MAX_RACE, BreakRule, Side
+from tournaments.models import MAX_RACE, BreakRule, Side, Tournament
 
 
 def match_variant_choices():
@@ -120,3 +120,55 @@ class MatchForm(SettingsMixin, forms.Form):
                 field = "head_start_b"
             for message in messages:
                 self.add_error(field, message)
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "variant",
+            "format",
+            "groups",
+            "advance",
+            "race_upper",
+            "race_lower",
+            "race_final",
+            "race_group",
+            "break_rule",
+            "rules",
+        ]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "rules": forms.Textarea(attrs={"rows": 4}),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"] = forms.ChoiceField(label=_("Game"), choices=match_variant_choices())
+        self.fields["groups"].min_value = 1
+        self.fields["groups"].widget.attrs["min"] = 1
+
+    def clean(self):
+        data = super().clean()
+        fmt = data.get("format")
+        if fmt != "round_robin":
+            data["groups"], data["advance"] = 1, 0
+        elif (data.get("groups") or 1) > 1 and not data.get("advance"):
+            self.add_error("advance", _("Several groups need a number going on to the knockout."))
+        return data
+
+
+class EntrantForm(forms.Form):
+    player = forms.ModelChoiceField(
+        queryset=Player.objects.none(), required=False, label=_("Player"), empty_label="—"
+    )
+    guest_name = forms.CharField(required=False, max_length=150, label=_("or a guest"))
+
+    def __init__(self, *args, tournament=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = tournament.entrants.exclude(player=None).values("player") if tournament else []
+        self.fields["player"].queryset = (
+            Player.objects.filter(is_active=True).exclude(pk__in=entered).order_by("full_name")
+        )

@@ -1,11 +1,15 @@
 """Reads for matches and tournaments: a match's score from its frames, its frames, and the
 bracket of a tournament computed from its matches."""
 
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
 from django.db.models import Prefetch
 
 from games import rules
 from games.models import Game, GameStatus
-from tournaments.models import Frame, Match, MatchStatus
+from tables.models import Table
+from tournaments.models import Entrant, Frame, Match, MatchStatus
 
 # «Пробка» is played by many at once: its frames stay multi-player games (issue 11).
 MULTI_PLAYER_ONLY = frozenset({"cork"})
@@ -61,13 +65,32 @@ def decided(match, score):
     return None
 
 
+def _match_key(game):
+    return f"match-of-game:{game.pk}:{game.started_at.timestamp() if game.started_at else ''}"
+
+
+def remember_match_of_game(game, match_id):
+    """Notes, as a game starts, whether it is a match's frame (0: it is not)."""
+    cache.set(_match_key(game), match_id or 0, 24 * 3600)
+
+
 def match_of_game(game):
-    """The match a game is a frame of, or None."""
+    """The match a game is a frame of, or None.
+
+    Whether a game is a frame is settled when it starts (its Frame is written in the same
+    transaction) and never changes, so the answer "no match" is remembered in the cache,
+    keyed by the game and its start: a single game's console costs no query more.
+    """
+    key = _match_key(game)
+    if game.started_at is not None and cache.get(key) == 0:
+        return None
     frame = (
         Frame.objects.filter(game_id=game.pk)
         .select_related("match", "match__player_a", "match__player_b", "match__tournament")
         .first()
     )
+    if game.started_at is not None:
+        remember_match_of_game(game, frame.match_id if frame else 0)
     return frame.match if frame else None
 
 
@@ -137,3 +160,145 @@ def results_of(matches):
         for key, m in matches.items()
         if m.status == MatchStatus.FINISHED
     }
+
+
+@dataclass
+class Item:
+    """One match of a tournament's bracket as its pages show it."""
+
+    spec: object
+    status: str  # waiting | ready | held | in_progress | finished | void
+    seed_a: int | None
+    seed_b: int | None
+    name_a: str
+    name_b: str
+    score_a: int | None = None
+    score_b: int | None = None
+    winner: str = ""
+    kind: str = ""
+    match: object = None
+    derived: bool = False
+
+    @property
+    def table(self):
+        return self.match.table if self.match is not None else None
+
+    @property
+    def winner_name(self):
+        return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
+
+
+@dataclass
+class TournamentView:
+    tournament: object
+    bracket: object
+    state: object
+    entrants: dict  # seed → Entrant
+    items: list
+    by_key: dict = field(default_factory=dict)
+
+    def section(self, bracket):
+        """The matches of one bracket (upper, lower, final, group) by round: [(round, items)]."""
+        rounds = {}
+        for item in self.items:
+            if item.spec.bracket == bracket:
+                rounds.setdefault(item.spec.round, []).append(item)
+        return [(r, sorted(rounds[r], key=lambda i: i.spec.index)) for r in sorted(rounds)]
+
+    @property
+    def queue(self):
+        return [i for i in self.items if i.status in ("ready", "held")]
+
+    @property
+    def in_play(self):
+        return [i for i in self.items if i.status == "in_progress"]
+
+    @property
+    def places(self):
+        """(place label, entrant) from the best, the places decided so far."""
+        rows = []
+        for seed, (best, worst) in sorted(self.state.places.items(), key=lambda p: (p[1], p[0])):
+            label = str(best) if best == worst else f"{best}–{worst}"
+            rows.append((label, self.entrants[seed]))
+        return rows
+
+    @property
+    def standings(self):
+        """Per group: rows with the entrant."""
+        return [
+            (number, [(row, self.entrants[row.seed]) for row in table])
+            for number, table in enumerate(self.state.standings, start=1)
+        ]
+
+
+def tournament_view(tournament):
+    """Everything the tournament's pages show, computed from its entrants and matches."""
+    from tournaments import brackets
+
+    entrants = {
+        e.seed: e for e in tournament.entrants.filter(seed__isnull=False).select_related("player")
+    }
+    bracket = bracket_of(tournament, len(entrants))
+    matches = tournament_matches(tournament)
+    withdrawn = {seed for seed, e in entrants.items() if e.withdrawn}
+    state = brackets.compute(bracket, results_of(matches), withdrawn)
+    held = set(tournament.held)
+    items = []
+    for spec in bracket.matches:
+        ms = state.matches[spec.key]
+        match = matches.get(spec.key)
+        status = ms.status
+        if match is not None and match.status == MatchStatus.IN_PROGRESS:
+            status = "in_progress"
+        elif status == brackets.READY and spec.key in held:
+            status = "held"
+        item = Item(
+            spec=spec,
+            status=status,
+            seed_a=ms.a,
+            seed_b=ms.b,
+            name_a=entrants[ms.a].name if ms.a else "",
+            name_b=entrants[ms.b].name if ms.b else "",
+            match=match,
+            derived=ms.derived,
+        )
+        if ms.result is not None:
+            item.score_a, item.score_b = ms.result.score_a, ms.result.score_b
+            item.winner, item.kind = ms.result.winner, ms.result.kind
+        elif status == "in_progress":
+            item.score_a, item.score_b = match_score(match)
+        items.append(item)
+    view = TournamentView(tournament, bracket, state, entrants, items)
+    view.by_key = {item.spec.key: item for item in items}
+    return view
+
+
+def free_tables_for_matches():
+    """Tables a match can be called to: active, in service, no game or match in progress."""
+    busy_games = Game.objects.filter(status=GameStatus.IN_PROGRESS).values("table")
+    busy_matches = Match.objects.filter(status=MatchStatus.IN_PROGRESS).values("table")
+    return (
+        Table.objects.filter(is_active=True, out_of_service=False)
+        .exclude(pk__in=busy_games)
+        .exclude(pk__in=busy_matches)
+        .order_by("number")
+    )
+
+
+def player_tournaments(player):
+    """(tournament, place label or "") for every tournament the player entered."""
+    rows = []
+    for entrant in (
+        Entrant.objects.filter(player=player, seed__isnull=False)
+        .select_related("tournament")
+        .order_by("-tournament__date")
+    ):
+        view = tournament_view(entrant.tournament)
+        place = view.state.places.get(entrant.seed)
+        label = (
+            ""
+            if place is None
+            else (str(place[0]) if place[0] == place[1] else f"{place[0]}–{place[1]}")
+        )
+        rows.append((entrant.tournament, label))
+    return rows

@@ -7,8 +7,11 @@ match counts its frames and ends by itself once a side has reached the race. Not
 match is stored that its frames do not show, apart from that closing snapshot.
 """
 
+import secrets
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -18,9 +21,21 @@ from games import services as game_services
 from games.i18n import render_message
 from games.models import Game, GameStatus
 from players.models import Player
+from records import rating
 from tables.models import Table
-from tournaments import selectors
-from tournaments.models import MAX_RACE, BreakRule, Frame, Match, MatchStatus, ResultKind
+from tournaments import brackets, selectors
+from tournaments.models import (
+    MAX_RACE,
+    BreakRule,
+    Entrant,
+    Frame,
+    Match,
+    MatchStatus,
+    ResultKind,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
 
 
 class MatchError(Exception):
@@ -166,6 +181,7 @@ def _start_frame(match, breaker, marker):
     )
     number = Frame.objects.filter(match=match).count() + 1
     Frame.objects.create(match=match, game=game, number=number, breaker=breaker)
+    selectors.remember_match_of_game(game, match.pk)
     return game
 
 
@@ -227,6 +243,8 @@ def frame_closed(game):
     match.status = MatchStatus.FINISHED
     match.finished_at = timezone.now()
     match.save(update_fields=["score_a", "score_b", "winner", "kind", "status", "finished_at"])
+    if match.tournament_id:
+        _settle_tournament(match.tournament)
 
 
 def reopen_last_frame(*, match, user):
@@ -251,6 +269,10 @@ def reopen_last_frame(*, match, user):
         locked.score_a = locked.score_b = None
         locked.winner = ""
         locked.save(update_fields=["status", "finished_at", "score_a", "score_b", "winner"])
+        if locked.tournament_id:
+            Tournament.objects.filter(pk=locked.tournament_id).update(
+                status=TournamentStatus.RUNNING
+            )
     return locked
 
 
@@ -270,8 +292,6 @@ def abandon_match(*, match, user):
 
 def check_undo(match):
     """Raises MatchError with the bracket's reason if a later match depends on ``match``."""
-    from tournaments import brackets
-
     tournament = match.tournament
     matches = selectors.tournament_matches(tournament)
     started = [k for k, m in matches.items() if m.status == MatchStatus.IN_PROGRESS]
@@ -284,3 +304,211 @@ def check_undo(match):
         )
     except brackets.BracketError as error:
         raise MatchError(render_message(error.message)) from None
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentError(MatchError):
+    pass
+
+
+def _tournament_locked(tournament):
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def add_entrant(*, tournament, player=None, guest_name=""):
+    """Enters a roster player or a guest while entries are open."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("Entries are closed: the tournament has started."))
+        guest_name = (guest_name or "").strip()
+        if player is None and not guest_name:
+            raise TournamentError(_("Choose a player or type a guest's name."))
+        if player is not None and not player.is_active:
+            raise TournamentError(
+                gettext("%(name)s is not on the active roster.") % {"name": player}
+            )
+        if player is not None and locked.entrants.filter(player=player).exists():
+            raise TournamentError(_("This player is already entered."))
+        if locked.entrants.count() >= brackets.MAX_ENTRANTS:
+            raise TournamentError(
+                gettext("A tournament takes at most %(n)d entrants.") % {"n": brackets.MAX_ENTRANTS}
+            )
+        if len(guest_name) > 150:
+            raise TournamentError(_("A guest's name is too long."))
+        return Entrant.objects.create(
+            tournament=locked, player=player, guest_name="" if player else guest_name
+        )
+
+
+def remove_entrant(*, entrant):
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("Entries are closed: the tournament has started."))
+        Entrant.objects.filter(pk=entrant.pk).delete()
+
+
+def seed_order(tournament, entrants, method, manual=None, draw_seed=None):
+    """The entrants in seed order (1 first) by rating, by hand or by the draw's number."""
+    if method == Seeding.MANUAL:
+        order = {pk: position for position, pk in enumerate(manual or [])}
+        if sorted(order) != sorted(e.pk for e in entrants):
+            raise TournamentError(_("Give every entrant a different seed."))
+        return sorted(entrants, key=lambda e: order[e.pk])
+    if method == Seeding.DRAW:
+        ordered = sorted(entrants, key=lambda e: e.pk)
+        return [ordered[i] for i in brackets.random_draw(len(ordered), draw_seed)]
+    ratings = rating.ratings_for(tournament.variant)
+    return sorted(
+        entrants,
+        key=lambda e: (-(ratings.rating(e.player_id) if e.player_id else rating.INITIAL), e.name),
+    )
+
+
+def start_tournament(*, tournament, method, manual=None, draw_seed=None):
+    """Closes the entries: seeds everyone and draws the bracket. Refused while it cannot be
+    drawn (too few or too many entrants, groups that do not fit)."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("The tournament has already started."))
+        entrants = list(locked.entrants.select_related("player"))
+        try:
+            brackets.build(locked.format, len(entrants), locked.groups, locked.advance)
+        except brackets.BracketError as error:
+            raise TournamentError(render_message(error.message)) from None
+        if method == Seeding.DRAW and draw_seed is None:
+            draw_seed = secrets.randbelow(1_000_000)
+        ordered = seed_order(locked, entrants, method, manual, draw_seed)
+        for seed, entrant in enumerate(ordered, start=1):
+            Entrant.objects.filter(pk=entrant.pk).update(seed=seed)
+        locked.seeding = method
+        locked.draw_seed = draw_seed if method == Seeding.DRAW else None
+        locked.status = TournamentStatus.RUNNING
+        locked.save(update_fields=["seeding", "draw_seed", "status"])
+    return locked
+
+
+def _ready_spec(tournament, key):
+    """The engine's state of match ``key``, which must be ready and not started yet."""
+    view = selectors.tournament_view(tournament)
+    item = view.by_key.get(key)
+    if item is None:
+        raise TournamentError(_("No such match in this tournament."))
+    if item.status != "ready":
+        raise TournamentError(_("This match is not ready to be played."))
+    return view, item
+
+
+def start_tournament_match(*, tournament, key, table, marker):
+    """Calls a ready match to a free table: its first frame starts there at once, so the
+    marker's table page opens its console. Nobody plays two matches at once."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        view, item = _ready_spec(locked, key)
+        busy = {e for m in view.items if m.status == "in_progress" for e in (m.seed_a, m.seed_b)}
+        if item.seed_a in busy or item.seed_b in busy:
+            raise TournamentError(_("A player of this match is playing another one."))
+        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        try:
+            return start_match(
+                table=table,
+                variant=locked.variant,
+                a=entrant_a.player or entrant_a.guest_name,
+                b=entrant_b.player or entrant_b.guest_name,
+                race_to=locked.race_for(item.spec.bracket),
+                marker=marker,
+                break_rule=locked.break_rule,
+                settings=locked.settings,
+                tournament=locked,
+                bracket_key=key,
+                entrant_a=entrant_a,
+                entrant_b=entrant_b,
+            )
+        except ValidationError as error:
+            raise TournamentError(" ".join(error.messages)) from None
+
+
+def record_walkover(*, tournament, key, winner, kind=ResultKind.WALKOVER, user=None):
+    """A ready match decided without play (неявка): no frames, no rating change."""
+    if winner not in ("a", "b") or kind not in (ResultKind.WALKOVER, ResultKind.WITHDRAWAL):
+        raise TournamentError(_("Choose who goes through."))
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        view, item = _ready_spec(locked, key)
+        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        now = timezone.now()
+        match = Match.objects.create(
+            variant=locked.variant,
+            race_to=locked.race_for(item.spec.bracket),
+            player_a=entrant_a.player,
+            guest_a=entrant_a.guest_name,
+            player_b=entrant_b.player,
+            guest_b=entrant_b.guest_name,
+            status=MatchStatus.FINISHED,
+            finished_at=now,
+            score_a=0,
+            score_b=0,
+            winner=winner,
+            kind=kind,
+            marker=user,
+            tournament=locked,
+            bracket_key=key,
+            entrant_a=entrant_a,
+            entrant_b=entrant_b,
+        )
+        _settle_tournament(locked)
+    return match
+
+
+def undo_walkover(*, match):
+    """Takes a walkover back (the match is ready again) if nothing depends on it yet."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != MatchStatus.FINISHED or locked.kind == ResultKind.PLAYED:
+            raise TournamentError(_("This is not a walkover."))
+        check_undo(locked)
+        locked.status = MatchStatus.ABANDONED
+        locked.save(update_fields=["status"])
+        Tournament.objects.filter(pk=locked.tournament_id).update(status=TournamentStatus.RUNNING)
+
+
+def withdraw(*, entrant):
+    """The entrant leaves: every later match of his is lost by withdrawal (derived)."""
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if (
+            Match.objects.filter(tournament=locked, status=MatchStatus.IN_PROGRESS)
+            .filter(Q(entrant_a=entrant) | Q(entrant_b=entrant))
+            .exists()
+        ):
+            raise TournamentError(_("He is playing a match now: finish or abandon it first."))
+        Entrant.objects.filter(pk=entrant.pk).update(withdrawn=True)
+        _settle_tournament(locked)
+
+
+def set_hold(*, tournament, key, held):
+    """Holds a match back from the queue (or lets it go)."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        keys = [k for k in locked.held if k != key]
+        if held:
+            keys.append(key)
+        locked.held = keys
+        locked.save(update_fields=["held"])
+
+
+def _settle_tournament(tournament):
+    """The tournament is finished once its bracket is (the state is derived; this flag lists
+    it among the finished ones)."""
+    finished = selectors.tournament_view(tournament).state.finished
+    status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
+    if tournament.status != status and tournament.status != TournamentStatus.DRAFT:
+        Tournament.objects.filter(pk=tournament.pk).update(status=status)

@@ -16,6 +16,7 @@ from clubsite.roles import ADMINS, MARKERS, ensure_roles
 from games.demo import load_demo_games
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
+from tournaments.demo import load_demo_tournaments
 
 TABLES = [
     (1, "Зелёный", TableKind.PYRAMID_12),
@@ -62,6 +63,11 @@ class Command(BaseCommand):
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
         tariffs = load_demo_tariffs()
         self.stdout.write(f"Tariffs: {tariffs} created.")
+        tournaments = load_demo_tournaments(
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
+            marker=get_user_model().objects.get(username="marker"),
+        )
+        self.stdout.write(f"Tournaments: {tournaments} created.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(
