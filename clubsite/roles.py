@@ -105,6 +105,8 @@ def can_manage_tariffs(user):
 
 def can_run_clocks(user):
     return has_role_permission(user, RUN_CLOCKS)
+
+
 def can_manage_tournaments(user):
     return has_role_permission(user, MANAGE_TOURNAMENTS)
 
