@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db.models import Prefetch
+from django.utils.translation import gettext
 
 from games import rules
 from games.models import Game, GameStatus
@@ -187,6 +188,21 @@ class Item:
     def winner_name(self):
         return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
 
+    @property
+    def stage_label(self):
+        """ "Upper bracket, round 2", "Group 1, round 3", "Grand final", … (translated)."""
+        spec = self.spec
+        if spec.bracket == "final":
+            return gettext("Grand final, reset") if spec.reset else gettext("Final")
+        if spec.bracket == "group":
+            return gettext("Group %(group)s, round %(round)s") % {
+                "group": spec.group,
+                "round": spec.round,
+            }
+        if spec.bracket == "lower":
+            return gettext("Lower bracket, round %(round)s") % {"round": spec.round}
+        return gettext("Round %(round)s") % {"round": spec.round}
+
 
 @dataclass
 class TournamentView:
@@ -243,6 +259,12 @@ def tournament_view(tournament):
     withdrawn = {seed for seed, e in entrants.items() if e.withdrawn}
     state = brackets.compute(bracket, results_of(matches), withdrawn)
     held = set(tournament.held)
+    # The frames of every match in play, in one query (their live scores).
+    live = {m.pk: [] for m in matches.values() if m.status == MatchStatus.IN_PROGRESS}
+    for frame in (
+        Frame.objects.filter(match_id__in=list(live)).select_related("game").order_by("number")
+    ):
+        live[frame.match_id].append(frame)
     items = []
     for spec in bracket.matches:
         ms = state.matches[spec.key]
@@ -266,7 +288,7 @@ def tournament_view(tournament):
             item.score_a, item.score_b = ms.result.score_a, ms.result.score_b
             item.winner, item.kind = ms.result.winner, ms.result.kind
         elif status == "in_progress":
-            item.score_a, item.score_b = match_score(match)
+            item.score_a, item.score_b = match_score(match, live[match.pk])
         items.append(item)
     view = TournamentView(tournament, bracket, state, entrants, items)
     view.by_key = {item.spec.key: item for item in items}
