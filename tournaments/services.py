@@ -498,6 +498,10 @@ def set_hold(*, tournament, key, held):
     """Holds a match back from the queue (or lets it go)."""
     with transaction.atomic():
         locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        if key not in {m.key for m in selectors.bracket_of(locked).matches}:
+            raise TournamentError(_("No such match in this tournament."))
         keys = [k for k in locked.held if k != key]
         if held:
             keys.append(key)

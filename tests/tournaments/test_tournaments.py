@@ -48,6 +48,7 @@ def play_match(match, winner, marker=None):
 
 
 def item(tournament, key):
+    tournament.refresh_from_db()
     return selectors.tournament_view(tournament).by_key[key]
 
 
@@ -316,3 +317,32 @@ def test_player_page_lists_tournaments_with_the_place(client, tables):
     page = client.get(reverse("players:detail", args=[champion.pk])).content.decode()
     assert reverse("tournaments:detail", args=[tournament.pk]) in page
     assert "<b>1</b>" in page
+
+
+def test_hold_takes_a_match_out_of_the_offers_and_bad_posts_change_nothing(admin_client, tables):
+    tournament, _players = make_tournament(n=4)
+    start(tournament)
+    key = selectors.bracket_of(tournament).matches[0].key
+    hold = reverse("tournaments:hold", args=[tournament.pk])
+    admin_client.post(hold, {"key": key, "held": "1"})
+    assert item(tournament, key).status == "held"
+    page = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    assert page.count("data-offer") == 1  # only the other semi-final is offered
+    admin_client.post(hold, {"key": "nonsense", "held": "1"})
+    tournament.refresh_from_db()
+    assert tournament.held == [key]
+    admin_client.post(hold, {"key": key, "held": "0"})
+    assert item(tournament, key).status == "ready"
+    manage = reverse("tournaments:manage", args=[tournament.pk])
+    for name, data in [
+        ("call", {"key": key, "table": "x"}),
+        ("call", {"key": "nonsense", "table": tables[0].pk}),
+        ("walkover", {"key": key, "winner": "c"}),
+        ("walkover", {"key": "nonsense", "winner": "a"}),
+    ]:
+        response = admin_client.post(reverse(f"tournaments:{name}", args=[tournament.pk]), data)
+        assert response.status_code == 302 and response.url == manage
+    assert not Match.objects.exists()
+    assert admin_client.get(reverse("tournaments:manage", args=[9999])).status_code == 404
+    url = reverse("tournaments:undo", args=[tournament.pk, 9999])
+    assert admin_client.post(url).status_code == 404

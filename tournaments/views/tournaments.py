@@ -199,7 +199,10 @@ def tournament_match_number(tournament, key):
 def hold(request, pk):
     tournament = _tournament(pk)
     key = request.POST.get("key", "")
-    services.set_hold(tournament=tournament, key=key, held=request.POST.get("held") == "1")
+    try:
+        services.set_hold(tournament=tournament, key=key, held=request.POST.get("held") == "1")
+    except services.MatchError as error:
+        return _refused(request, pk, error)
     return redirect("tournaments:manage", pk=pk)
 
 
