@@ -148,7 +148,7 @@ def tournament_matches(tournament):
         m.bracket_key: m
         for m in Match.objects.filter(tournament=tournament)
         .exclude(status=MatchStatus.ABANDONED)
-        .select_related("table", "player_a", "player_b")
+        .select_related("table")
     }
 
 
@@ -179,6 +179,7 @@ class Item:
     kind: str = ""
     match: object = None
     derived: bool = False
+    double: bool = False  # of a double elimination: its upper rounds say so
 
     @property
     def table(self):
@@ -201,6 +202,8 @@ class Item:
             }
         if spec.bracket == "lower":
             return gettext("Lower bracket, round %(round)s") % {"round": spec.round}
+        if self.double:
+            return gettext("Upper bracket, round %(round)s") % {"round": spec.round}
         return gettext("Round %(round)s") % {"round": spec.round}
 
 
@@ -283,6 +286,7 @@ def tournament_view(tournament):
             name_b=entrants[ms.b].name if ms.b else "",
             match=match,
             derived=ms.derived,
+            double=bracket.format == brackets.DOUBLE,
         )
         if ms.result is not None:
             item.score_a, item.score_b = ms.result.score_a, ms.result.score_b
