@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from clubsite.csv_export import csv_response, formula_safe
+from clubsite.htmx import page_or_partial
 from clubsite.roles import can_manage_tournaments, tournament_admin_required
 from tables.models import Table
 from tournaments import brackets, selectors, services
@@ -305,7 +306,7 @@ def board(request, pk):
         # The tallest column of the bracket sets the size of a match box on the screen.
         context["rows"] = sum(section["tallest"] for section in context["sections"]) or 1
         context["champion"] = view.entrants.get(view.state.champion)
-    template = f"{BOARD}#board" if request.htmx else BOARD
+    template = page_or_partial(request, BOARD, "board")
     return render(request, template, context)
 
 
