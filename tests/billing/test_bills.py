@@ -312,3 +312,25 @@ def test_booking_page_refuses_an_overlap(cashier_client, table, cashier):
     assert Reservation.objects.count() == 1
     home = cashier_client.get(reverse("home")).content.decode()
     assert "table-booking" in home
+
+
+def test_postgresql_refuses_overlapping_bookings_in_the_database(table, cashier):
+    """The exclusion constraint itself (migration 0004): even a write that skips the
+    service's check cannot store two overlapping bookings of a table."""
+    from django.db import IntegrityError, connection, transaction
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite relies on the service's locked check")
+    start = datetime.now(UTC) + timedelta(days=1)
+    fields = {"table": table, "name": "A", "phone": "+7 900 000-00-00"}
+    Reservation.objects.create(starts_at=start, ends_at=start + timedelta(hours=1), **fields)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Reservation.objects.create(
+            starts_at=start + timedelta(minutes=59), ends_at=start + timedelta(hours=2), **fields
+        )
+    Reservation.objects.create(  # touching is not overlapping; a cancelled one holds nothing
+        starts_at=start + timedelta(hours=1), ends_at=start + timedelta(hours=2), **fields
+    )
+    Reservation.objects.create(
+        starts_at=start, ends_at=start + timedelta(hours=1), status="cancelled", **fields
+    )
