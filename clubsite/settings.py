@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
@@ -158,3 +159,42 @@ if not DEBUG:
         for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
         if origin.strip()
     ]
+
+# Every log line goes to stderr (gunicorn and systemd collect it) with the request's path and
+# user id; an unhandled exception is logged with its traceback by ``django.request``, also when
+# DEBUG is off. LOG_LEVEL sets the threshold (default INFO).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_context": {"()": "clubsite.logs.RequestContextFilter"}},
+    "formatters": {
+        "line": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_path)s user=%(user_id)s] "
+            "%(message)s"
+        }
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_context"],
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
+    # Django's own handlers (console in DEBUG only, e-mail to ADMINS) are replaced by the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
+
+# Optional error reporting: with SENTRY_DSN set, unhandled exceptions also go to Sentry (or a
+# compatible service). Off by default; no personal data is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+        traces_sample_rate=0,
+    )
