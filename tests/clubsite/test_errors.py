@@ -15,9 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def stderr_log():
     """What the configured stderr handler writes during the test."""
-    handler = next(
-        h for h in logging.getLogger().handlers if getattr(h, "name", None) == "stderr"
-    )
+    handler = next(h for h in logging.getLogger().handlers if getattr(h, "name", None) == "stderr")
     stream = io.StringIO()
     previous = handler.setStream(stream)
     yield stream
