@@ -56,9 +56,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
     "games.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
