@@ -27,6 +27,9 @@ ADMIN_PERMISSIONS = (
         for action in ("add", "change", "view", "delete")
     ]
     + [("games", f"view_{model}") for model in ("game", "seat", "event")]
+    # Login throttling: see who was locked out and unlock (delete the attempts).
+    + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
+    + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
 )
 
 

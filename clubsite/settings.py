@@ -7,6 +7,7 @@ ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,testserver" in DEBU
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "players",
     "tables",
     "games",
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that says so
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -108,6 +111,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): LOGIN_FAILURE_LIMIT wrong passwords for one username from
+# one address lock that pair out of the site's and the admin's login for LOGIN_LOCKOUT_MINUTES
+# (even the right password is refused meanwhile); see clubsite/lockout.py.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_SENSITIVE_PARAMETERS = []  # the lockout's log line names the username and address
+AXES_LOCKOUT_CALLABLE = "clubsite.lockout.lockout_response"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
