@@ -53,7 +53,10 @@ INSTALLED_APPS = [
     "axes",
     "players",
     "tables",
+    "billing",  # before games: the roles are set up after games' migrations (games/apps.py)
     "games",
+    "boards",
+    "records",
     "clubsite",  # its admin.py: the user admin, limited for the Admins group
 ]
 
@@ -62,7 +65,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
-    "games.middleware.BoardPollMiddleware",
+    "boards.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards
