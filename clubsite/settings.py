@@ -161,9 +161,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, but a dead Redis is a miss, logged (see clubsite/cache.py).
+            "BACKEND": "clubsite.cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "luza",
+            "OPTIONS": {
+                "socket_connect_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
+                "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
+            },
         }
     }
 

@@ -100,9 +100,7 @@ def test_a_club_admin_unlocks_in_the_django_admin(client, marker_user):
     from axes.models import AccessAttempt
 
     attempt_row = AccessAttempt.objects.get(username="marker-user")
-    deleted = staff.post(
-        f"/admin/axes/accessattempt/{attempt_row.pk}/delete/", {"post": "yes"}
-    )
+    deleted = staff.post(f"/admin/axes/accessattempt/{attempt_row.pk}/delete/", {"post": "yes"})
     assert deleted.status_code == 302
     assert not AccessAttempt.objects.exists()
 
