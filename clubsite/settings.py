@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -74,6 +75,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that says so
 ]
@@ -107,6 +109,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that accepts connections but never answers fails a request after this many
+    # seconds instead of hanging the worker until gunicorn kills it.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("DB_CONNECT_TIMEOUT", "5")
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -176,9 +184,54 @@ CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # How often an open marker's console checks whether another device has moved its game on.
 CONSOLE_POLL_SECONDS = 3
 
+# Content-Security-Policy (django-csp): scripts, styles, images and requests from this site
+# only; no inline script anywhere (behaviour lives in static/js/, htmx evaluates nothing, see
+# the htmx-config in base.html). The one relaxation: style attributes, which the wall board
+# uses to pass its grid size to the CSS (custom properties) — they cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Behind a reverse proxy that terminates TLS (nginx, Caddy, …) and sets X-Forwarded-Proto and
+# X-Forwarded-For: requests count as HTTPS (absolute URLs such as the boards' QR codes say
+# https://), and login throttling sees the visitor's address rather than the proxy's.
+BEHIND_TLS_PROXY = env_flag("BEHIND_TLS_PROXY")
+if BEHIND_TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# Plain-HTTP requests are redirected to HTTPS (except /healthz, for a load balancer's probes).
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=True)
+    # HSTS: browsers keep to HTTPS for this long. On by default with secure cookies (the site is
+    # served over HTTPS then); one hour to start with, raise it (e.g. 31536000, a year) once
+    # HTTPS is known to work.
+    SECURE_HSTS_SECONDS = int(
+        os.environ.get("SECURE_HSTS_SECONDS", "3600" if SESSION_COOKIE_SECURE else "0")
+    )
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Preloading (SECURE_HSTS_PRELOAD=1) is a separate decision: it also needs the domain submitted
+    # to the browsers' preload list, and cannot be undone quickly. Not asking is no weakness.
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     CSRF_TRUSTED_ORIGINS = [
         origin.strip()
         for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
