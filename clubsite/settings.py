@@ -163,6 +163,9 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# manage.py backup_club writes this (Django's JSON with times to the microsecond).
+SERIALIZATION_MODULES = {"club-json": "clubsite.backup_format"}
+
 # The boards' rendered fragments and the ratings are cached. With REDIS_URL the server's
 # processes share one cache (a board changed by a stroke is rendered once, the ratings are
 # recomputed once after a restart); without it each process keeps its own, in memory.
