@@ -40,7 +40,7 @@ def test_demo_club_has_tables_players_and_staff_with_printed_passwords():
     assert Player.objects.count() >= 10
     assert all(re.search("[А-Яа-яЁё]", p.full_name) for p in Player.objects.all())
     passwords = dict(re.findall(r"Created user '(\w+)' .* password: (\S+)", output))
-    assert set(passwords) == {"admin", "marker"}
+    assert set(passwords) == {"admin", "marker", "cashier"}
     assert passwords["admin"] != passwords["marker"]
     # Login throttling (axes) wants the request that signs in.
     request = RequestFactory().post("/accounts/login/")
