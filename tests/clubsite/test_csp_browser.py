@@ -8,23 +8,16 @@ every page it opens.
 import re
 
 import pytest
-from django.contrib.auth.models import Group, User
 from playwright.sync_api import expect
 
-from clubsite.roles import ADMINS, MARKERS, ensure_roles
+from clubsite.roles import ADMINS, MARKERS
 from games import services
 from players.models import Player
 from tables.models import Table
 from tests.conftest import login
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def staff(username, group):
-    ensure_roles()
-    user = User.objects.create_user(username, password="pass-1234")
-    user.groups.add(Group.objects.get(name=group))
-    return user
 
 
 @pytest.fixture
@@ -47,8 +40,8 @@ def violations(page):
 
 
 def test_console_search_and_board_work_under_the_policy(page, live_server, violations):
-    marker = staff("marker-csp", MARKERS)
-    staff("admin-csp", ADMINS)
+    marker = UserFactory(username="marker-csp", groups=[MARKERS])
+    UserFactory(username="admin-csp", groups=[ADMINS])
     table = Table.objects.create(number=7)
     Player.objects.create(full_name="Пётр Сидоров")
     lonely = Player.objects.create(full_name="Ошибочно Добавленный")

@@ -8,9 +8,16 @@ from django.core.cache import cache
 
 from clubsite import cache as resilient
 from records import rating
-from tests.boards.helpers import ev, poll, record, shown_fp, start
-from tests.factories import PlayerFactory, TableFactory
-from tests.records.helpers import cork_stats, finished
+from tests.factories import (
+    PlayerFactory,
+    TableFactory,
+    cork_stats,
+    ev,
+    finished,
+    record,
+    start,
+)
+from tests.helpers import poll, shown_fp
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +36,7 @@ def use_redis_at(settings, url, timeout=0.5):
 @pytest.fixture
 def dead_redis(settings):
     """REDIS_URL naming a port where nothing listens (connection refused)."""
-    rating.forget()  # nothing remembered in this process from another test
-    use_redis_at(settings, "redis://127.0.0.1:1/0")
+    use_redis_at(settings, "redis://127.0.0.1:1/0")  # after fresh_caches emptied the old one
     yield
     rating._memo.clear()
 

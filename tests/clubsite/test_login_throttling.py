@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from clubsite.roles import ADMINS, ensure_roles
-from tests.conftest import make_user
+from clubsite.roles import ADMINS
+from tests.factories import UserFactory
 
 LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"
@@ -49,7 +49,7 @@ def test_the_lockout_is_told_in_english_too(client, marker_user):
 
 
 def test_the_lock_holds_one_username_from_one_address(client, marker_user):
-    make_user("other-user")
+    UserFactory(username="other-user")
     fail(client, 5)
     # Another staff member at the same address signs in;
     assert attempt(client, "pass-1234", username="other-user").status_code == 302
@@ -88,10 +88,7 @@ def test_a_club_admin_unlocks_in_the_django_admin(client, marker_user):
     fail(client, 5)
     assert attempt(client, "pass-1234").status_code == 429
 
-    boss = make_user("boss", ADMINS)
-    boss.is_staff = True
-    boss.save()
-    ensure_roles()
+    boss = UserFactory(username="boss", groups=[ADMINS], is_staff=True)
     staff = client.__class__()
     staff.force_login(boss)
     listing = staff.get("/admin/axes/accessattempt/")
@@ -115,9 +112,7 @@ def test_a_marker_cannot_see_the_access_attempts(client, marker_user):
 
 
 def test_the_club_admin_still_cannot_make_himself_superuser(client, db):
-    boss = make_user("boss", ADMINS)
-    boss.is_staff = True
-    boss.save()
+    boss = UserFactory(username="boss", groups=[ADMINS], is_staff=True)
     client.force_login(boss)
     page = client.get(f"/admin/auth/user/{boss.pk}/change/")
     assert page.status_code == 200
