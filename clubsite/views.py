@@ -5,7 +5,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
-from billing.selectors import clocks_by_table
+from billing.selectors import clocks_by_table, next_bookings
 from games.selectors import games_in_progress
 from tables.selectors import tables_with_status
 
@@ -16,7 +16,9 @@ def home(request):
     tables = tables_with_status()
     playing = {game.table_id: game for game in games_in_progress()}
     clocks = clocks_by_table()
+    bookings = next_bookings()
     for table in tables:
+        table.booking = bookings.get(table.pk)
         table.game = playing.get(table.pk)
         table.clock = clocks.get(table.pk)
     return render(request, "home.html", {"tables": tables})
