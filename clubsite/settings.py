@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "axes",
     "players",
     "tables",
+    "tournaments",  # before games too (the roles need its permissions)
     "billing",  # before games: the roles are set up after games' migrations (games/apps.py)
     "games",
     "boards",
