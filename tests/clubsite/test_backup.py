@@ -5,10 +5,12 @@ import json
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 
 from billing.models import Tariff
+from clubsite.management.commands.restore_club import club_rows
 from games import rules, selectors
 from games.models import Event, Game, Seat
 from players.models import Player
@@ -43,6 +45,11 @@ def snapshot():
         )
     return {
         "games": games,
+        # Every row of every model of the club's own apps (billing, tournaments… included).
+        "rows": {
+            model._meta.label: list(model.objects.order_by("pk").values())
+            for model in (m for label, _ in club_rows() for m in [apps.get_model(label)])
+        },
         "events": list(Event.objects.order_by("game_id", "seq").values_list("kind", "payload")),
         "players": list(Player.objects.order_by("pk").values()),
         "tables": list(Table.objects.order_by("pk").values()),
@@ -61,6 +68,7 @@ def test_the_demo_club_survives_a_backup_and_a_restore_into_an_empty_database(tm
     call_command("load_demo_club", stdout=StringIO())
     before = snapshot()
     assert len(before["games"]) >= 3 and before["events"]
+    assert {"billing.Tariff", "players.Player", "games.Event"} <= set(before["rows"])
 
     backup = tmp_path / "club.json.gz"
     out = StringIO()

@@ -5,22 +5,31 @@ Creates the tables first (``migrate``), refuses a database that already holds cl
 all of the club is back or nothing changed.
 """
 
+import sys
 from pathlib import Path
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-# Models whose rows make a database "not empty". Groups are not among them: ``migrate``
-# creates the roles; the backup's groups are matched to them by name.
-CLUB_APPS = ("players", "tables", "games", "billing")
-
 
 def club_rows():
-    """(label, count) of every club model with rows, the staff accounts included."""
-    models = [m for app in CLUB_APPS for m in apps.get_app_config(app).get_models()]
+    """(label, count) of every model of the club's own apps with rows, and of the users.
+
+    Groups are not counted: ``migrate`` creates the roles; the backup's groups are matched to
+    them by name.
+    """
+    installed = Path(sys.prefix).resolve()  # the virtualenv may lie inside the project
+    own = [
+        config
+        for config in apps.get_app_configs()
+        if Path(config.path).resolve().is_relative_to(settings.BASE_DIR)
+        and not Path(config.path).resolve().is_relative_to(installed)
+    ]
+    models = [model for config in own for model in config.get_models()]
     models.append(get_user_model())
     return [(m._meta.label, m.objects.count()) for m in models if m.objects.exists()]
 
