@@ -32,7 +32,8 @@
 /* Behaviour that would otherwise be inline script (forbidden by the Content-Security-Policy):
    - a form with data-confirm asks before it is submitted;
    - a button with data-accept-settings (the handicap hint) copies those settings into its
-     form's fields and says so with its data-done text. */
+     form's fields and says so with its data-done text;
+   - a select with data-submit-op submits its form on a change, with that value as "op". */
 (function () {
   "use strict";
 
@@ -41,6 +42,14 @@
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) {
       event.preventDefault();
     }
+  });
+
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (!select.dataset || !select.dataset.submitOp || !select.form) return;
+    var op = select.form.querySelector("[name=op]");
+    if (op) op.value = select.dataset.submitOp;
+    select.form.submit();
   });
 
   document.addEventListener("click", function (event) {
