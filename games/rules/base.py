@@ -127,6 +127,13 @@ class Event:
     pocket: Pocket | None = None
     count: int | None = None
 
+    def __post_init__(self) -> None:
+        # A ball or a count that is not a true int (2.5, True, "3") is refused, however the
+        # event was built: nothing downstream may compare or add it as a number.
+        for value in (self.ball, self.count):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                raise _malformed_payload()
+
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {}
         if self.fouls:
@@ -141,22 +148,32 @@ class Event:
 
     @classmethod
     def from_payload(cls, kind: str, payload: Mapping[str, Any]) -> Event:
-        """Builds an event from stored or posted data; malformed data raises RuleViolation."""
+        """Builds an event from stored data (or posted data whose numbers the caller has
+        parsed); malformed data raises RuleViolation.
+
+        ``ball`` and ``count`` must be true integers: a float (even 3.0), a bool or a string
+        is malformed, never truncated or parsed here (the Django side parses form digits).
+        """
         try:
             pocket = payload.get("pocket")
-            ball = payload.get("ball")
-            count = payload.get("count")
+            fouls = payload.get("fouls", ())
+            if isinstance(fouls, str | bytes):
+                raise TypeError("fouls must be a list")
             return cls(
                 kind=str(kind),
-                fouls=tuple(str(f) for f in payload.get("fouls", ())),
-                ball=None if ball in (None, "") else int(ball),
+                fouls=tuple(str(f) for f in fouls),
+                ball=payload.get("ball"),
                 pocket=None if pocket in (None, "") else Pocket(pocket),
-                count=None if count in (None, "") else int(count),
+                count=payload.get("count"),
             )
         except (TypeError, ValueError) as exc:
-            raise RuleViolation(
-                "malformed_event", Message(gettext_noop("The event's details are malformed."))
-            ) from exc
+            raise _malformed_payload() from exc
+
+
+def _malformed_payload() -> RuleViolation:
+    return RuleViolation(
+        "malformed_event", Message(gettext_noop("The event's details are malformed."))
+    )
 
 
 UNDO = "undo"

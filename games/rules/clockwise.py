@@ -547,6 +547,13 @@ VARIANT = Variant(
             )
         ),
         Message(
+            gettext_noop(
+                "With “one point” a ball: every ball scores 1, the first to 8 points wins, and "
+                "a foul costs the value of the ball on, i.e. 1 point (unless a fixed penalty "
+                "is chosen)."
+            )
+        ),
+        Message(
             gettext_noop("A player continues after a legal pot; any other stroke passes the turn.")
         ),
         Message(

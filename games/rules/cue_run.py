@@ -155,8 +155,10 @@ DECISIONS: tuple[Message, ...] = (
     ),
     Message(
         gettext_noop(
-            "Up to 8 players may run without a handicap; the best adjusted total wins and "
-            "seats sharing it draw. A handicap is played between two players."
+            "Up to 8 players may run without a handicap (a handicap is played between two "
+            "players). With three or more the best adjusted total wins; when several share "
+            "it, they draw — a normal draw when each of them ran 16 in 16, otherwise a "
+            "conditional draw — and the others lose."
         )
     ),
     Message(

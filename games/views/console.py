@@ -7,6 +7,8 @@ stale, repeated or illegal post answers 409 with the fresh console and a transla
 (the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
 """
 
+import re
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -134,9 +136,9 @@ def record(request, pk):
             request.POST.get("kind", ""),
             {
                 "fouls": request.POST.getlist("fouls"),
-                "ball": request.POST.get("ball"),
+                "ball": _posted_number(request.POST.get("ball")),
                 "pocket": request.POST.get("pocket"),
-                "count": request.POST.get("count"),
+                "count": _posted_number(request.POST.get("count")),
             },
         )
     except rules.RuleViolation as violation:
@@ -167,6 +169,14 @@ def finish(request, pk):
     if not isinstance(game, Game):
         return game
     return _redirect(request, reverse("games:result", args=[game.pk]))
+
+
+def _posted_number(text):
+    """A posted ball or count: None when absent, an int for plain digits ("3"), else the text
+    itself so that the engine refuses it as malformed ("2.5", "x", "³" are never parsed)."""
+    if text in (None, ""):
+        return None
+    return int(text) if re.fullmatch(r"[0-9]{1,4}", text) else text
 
 
 def _write(request, pk, service, follow=True, **kwargs):

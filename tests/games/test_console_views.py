@@ -361,6 +361,10 @@ def test_a_stale_undo_is_rejected(marker_client, cork_game):
         ({"kind": "foul", "fouls": ["jumped"]}, "unknown_foul"),
         ({"kind": "dance"}, "unknown_event"),
         ({"kind": "score", "ball": "x"}, "malformed_event"),
+        ({"kind": "score", "ball": "2.5"}, "malformed_event"),
+        ({"kind": "score", "count": "1.0"}, "malformed_event"),
+        ({"kind": "score", "count": "-1"}, "malformed_event"),
+        ({"kind": "score", "count": "³"}, "malformed_event"),
     ],
 )
 def test_an_illegal_action_shows_the_rules_reason(marker_client, cork_game, data, code):
@@ -564,3 +568,27 @@ def test_posts_to_a_game_that_does_not_exist_are_404(marker_client):
             reverse(f"games:{name}", args=[999]), {"seq": 0, "kind": "stroke"}
         )
         assert response.status_code == 404, name
+
+
+@pytest.mark.parametrize("posted", ["٣", " 3", "3 ", "1_0", "2.0", "+2"])
+def test_a_posted_count_must_be_plain_digits(marker_client, table, players, marker_user, posted):
+    """Python's int() reads all of these; the console records none of them."""
+    game = start(table, "cue_vs_hand", players[:2], marker_user)
+    game = services.record_event(
+        game=game, expected_seq=0, event=rules.Event("stroke"), user=marker_user
+    )
+    response = marker_client.post(
+        reverse("games:record", args=[game.pk]),
+        {"seq": game.last_seq, "kind": "pot", "count": posted},
+        headers=HX,
+    )
+    assert response.status_code == 409
+    assert "Данные события повреждены." in response.content.decode()
+    assert Event.objects.filter(game=game).count() == 1
+    response = marker_client.post(
+        reverse("games:record", args=[game.pk]),
+        {"seq": game.last_seq, "kind": "pot", "count": "3"},
+        headers=HX,
+    )
+    assert response.status_code == 200
+    assert Event.objects.filter(game=game).count() == 2

@@ -53,13 +53,25 @@ def test_event_payload_round_trip():
     assert payload == {"fouls": ["miss"], "ball": 3, "pocket": "near_left", "count": 2}
     assert Event.from_payload("pot", payload) == event
     assert Event("stroke").to_payload() == {}
-    assert Event.from_payload("pot", {"ball": "7", "pocket": "far_left"}) == Event(
-        "pot", ball=7, pocket=Pocket.FAR_LEFT
-    )
 
 
 @pytest.mark.parametrize(
-    "payload", [{"ball": "seven"}, {"pocket": "under_the_table"}, {"count": [1]}]
+    "payload",
+    [
+        {"ball": "seven"},
+        {"pocket": "under_the_table"},
+        {"count": [1]},
+        # not true integers: refused, never truncated (2.5 → 2) nor parsed ("3" → 3)
+        {"count": 2.5},
+        {"count": 3.0},
+        {"count": True},
+        {"count": "3"},
+        {"ball": 2.5},
+        {"ball": True},
+        {"ball": False},
+        {"ball": "7"},
+        {"fouls": "miss"},
+    ],
 )
 def test_malformed_payloads_are_a_rule_violation(payload):
     with pytest.raises(RuleViolation) as caught:
@@ -140,3 +152,12 @@ def test_parse_settings_reports_every_bad_field():
         parse_settings(FIELDS, {"target": 1}, min_seats=2, max_seats=4)
     assert caught.value.errors["players"].render() == "The number of players is required."
     assert caught.value.errors["target"].render() == "Must be at least 2."
+
+
+@pytest.mark.parametrize(
+    "details", [{"count": 2.5}, {"count": True}, {"count": "3"}, {"ball": 1.0}, {"ball": "1"}]
+)
+def test_an_event_built_with_a_number_that_is_not_an_int_is_malformed(details):
+    with pytest.raises(RuleViolation) as caught:
+        Event("pot", **details)
+    assert caught.value.code == "malformed_event"

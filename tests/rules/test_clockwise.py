@@ -5,6 +5,7 @@ import pytest
 
 from games.rules import Event, Pocket, RuleViolation, SettingsError, get_variant, replay, replay_log
 from games.rules.clockwise import FOUL_CODES
+from games.rules.clockwise import Settings as ClockwiseSettings
 
 CLOCKWISE = get_variant("clockwise")
 
@@ -243,6 +244,17 @@ def test_one_point_a_ball_first_to_eight_balls_wins():
     assert state.finished and state.result.winners == (1,)
     # the penalty is the value of the ball on: one point
     assert play([*OPENING, foul()], points_per_ball="one").scores == (0, -1)
+
+
+def test_one_point_a_ball_a_foul_on_a_high_ball_still_costs_one_point():
+    """RULES.md: with "one", the value of the ball on is 1 whatever its number."""
+    events = pot_designated(OPENING, range(1, 7), points_per_ball="one")  # ball 7 is on
+    state = play([*events, foul()], points_per_ball="one")
+    assert state.scores == (0, 6 - 1)
+    # by number, the same foul costs 7
+    events = pot_designated(OPENING, range(1, 7))
+    assert play([*events, foul()]).scores == (0, 21 - 7)
+    assert ClockwiseSettings(points_per_ball="one").winning_points == 8
 
 
 def clear_the_table(settings, spare_player_1=0):

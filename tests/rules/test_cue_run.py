@@ -319,6 +319,19 @@ def test_three_players_two_perfect_runs_share_a_normal_draw():
     assert state.result.draw == "normal"
 
 
+def test_five_players_two_share_the_best_total_the_other_three_lose():
+    """RULES.md: the best adjusted total wins; the seats sharing it draw (normally only when
+    each of them ran 16 in 16), every other seat loses."""
+    state = play(run_in(18) + run_in(17) + run_in(20) + run_in(17) + run_in(19), players=5)
+    assert state.finished
+    assert state.result.winners == (1, 3)
+    assert state.result.draw == "conditional"
+    assert state.result.scores == (18, 17, 20, 17, 19)
+    state = play(run_in(16) + run_in(17) + run_in(16) + run_in(16), players=4)
+    assert state.result.winners == (0, 2, 3)
+    assert state.result.draw == "normal"  # each drawer ran 16 in 16; player 2 did not
+
+
 def test_a_late_runner_can_still_win_so_nothing_is_decided_early():
     state = play(run_in(17) + [STROKE] * 10, players=3)
     assert not state.decided  # player 2 is out of it, but player 3 may still win
