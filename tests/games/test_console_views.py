@@ -592,3 +592,17 @@ def test_a_posted_count_must_be_plain_digits(marker_client, table, players, mark
     )
     assert response.status_code == 200
     assert Event.objects.filter(game=game).count() == 2
+
+
+def test_the_start_form_says_which_table_a_seated_player_is_playing_at(
+    marker_client, table, other_table, players, marker_user
+):
+    start(other_table, "cork", players[:2], marker_user)
+    post = {"op": "start", "table": table.pk, "variant": "cork"}
+    post["seats"] = seat_tokens([players[2], players[1]])
+    post["s_target"] = "100"
+    response = marker_client.post(reverse("games:table", args=[table.number]), post, headers=HX)
+    assert response.status_code == 200
+    assert "HX-Redirect" not in response.headers
+    assert "Борис Иванов уже играет за столом 2." in response.content.decode()
+    assert Game.objects.count() == 1
