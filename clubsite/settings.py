@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "players",
     "tables",
     "games",
+    "boards",
+    "records",
     "clubsite",  # its admin.py: the user admin, limited for the Admins group
 ]
 
@@ -59,7 +61,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
-    "games.middleware.BoardPollMiddleware",
+    "boards.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards

@@ -1,7 +1,7 @@
 """What a board shows of a game: seats, scores, the variant's panel, the ticker, the banner.
 
 ``game_board(game)`` replays the game's stored events once and returns a ``GameBoard`` that the
-table board and the club wall's tiles render (``games/templates/games/boards/``).
+table board and the club wall's tiles render (``boards/templates/boards/``).
 """
 
 from dataclasses import dataclass, field

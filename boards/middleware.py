@@ -6,7 +6,7 @@ Every TV in the hall asks its table's board once a second whether anything chang
 middleware and the URL resolver run: that halves the CPU an unchanged poll costs (measured by
 ``bench/board_load.py``). When the board did change and another TV has already had it
 rendered (they all notice a stroke within the same second), the cached fragment is sent the
-same way. Everything else goes down the normal stack to ``games.views.boards``, which makes
+same way. Everything else goes down the normal stack to ``boards.views``, which makes
 the same checks when this middleware is absent.
 """
 
@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 
-from games import board_polls as boards
+from boards import polls as boards
 
 
 class BoardPollMiddleware:

@@ -16,7 +16,7 @@
 
 «Снимание шаров рукой» (cue_vs_hand): who takes the cue
     The stronger player takes the cue, the weaker rolls by hand. "Stronger" is the higher
-    rating of the pocketing games (see ``games.rating``) when both players have at least
+    rating of the pocketing games (see ``records.rating``) when both players have at least
     ``MIN_RATED_GAMES`` rated games; otherwise the higher sports class; otherwise there is no
     suggestion. With ``E`` the stronger player's expected score on equal terms (Elo), the
     players are "evenly matched" when E < ``EVEN`` (a rating gap under about 70 points): the
@@ -35,9 +35,9 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games import rating
 from games.models import GameStatus, Outcome, Seat, Variant
 from players.models import Player, SkillClass
+from records import rating
 
 VARIANTS = (Variant.CUE_RUN, Variant.CUE_VS_HAND)
 RECENT_RUNS = 20

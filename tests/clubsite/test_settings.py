@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-SETTINGS_FILE = Path(__file__).resolve().parent.parent / "clubsite" / "settings.py"
+SETTINGS_FILE = Path(__file__).resolve().parents[2] / "clubsite" / "settings.py"
 VARIABLES = [
     "DATABASE_URL",
     "DEBUG",

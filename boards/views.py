@@ -1,7 +1,7 @@
 """Spectator boards: the TV board of one table and the club wall. Nobody signs in to watch.
 
-What a board shows is built by ``games.boards``; how its once-a-second polls stay cheap (the
-fingerprint, the empty 204, the render cache) is ``games.board_polls``.
+What a board shows is built by ``boards.content``; how its once-a-second polls stay cheap (the
+fingerprint, the empty 204, the render cache) is ``boards.polls``.
 
 What a board shows of a table: its game in progress; else its game finished in the last
 ``board_polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games.board_polls import (
+from boards.content import game_board, wall_grid
+from boards.polls import (
     FREE,
     cached_render,
     fragment,
@@ -28,7 +29,6 @@ from games.board_polls import (
     unchanged,
     wall_fingerprint,
 )
-from games.boards import game_board, wall_grid
 from games.models import Game
 from tables.models import Table
 
@@ -76,13 +76,13 @@ def board(request, number):
     """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
     shown = poll_fingerprint(request)
     if shown is not None:
-        # games.middleware.BoardPollMiddleware has usually made this check already.
+        # boards.middleware.BoardPollMiddleware has usually made this check already.
         fp = getattr(request, "board_fingerprint", None) or table_fingerprint(number)
         if shown == fp:
             return unchanged()
 
         def build():
-            return render_to_string("games/boards/table.html#board", _board_context(number))
+            return render_to_string("boards/table.html#board", _board_context(number))
 
         return fragment(cached_render(f"t{number}:{fp}", build), fp)
     table = get_object_or_404(Table, number=number)
@@ -92,7 +92,7 @@ def board(request, number):
         "theme": _theme(request),
         "qr": qr_svg(request.build_absolute_uri(request.path)),
     }
-    return render(request, "games/boards/table.html", context)
+    return render(request, "boards/table.html", context)
 
 
 # --- the club wall --------------------------------------------------------------------------
@@ -128,8 +128,8 @@ def wall(request):
             return unchanged()
 
         def build():
-            return render_to_string("games/boards/wall.html#wall", _wall_context())
+            return render_to_string("boards/wall.html#wall", _wall_context())
 
         return fragment(cached_render(f"wall:{fp}", build), fp)
     context = _wall_context() | {"theme": _theme(request)}
-    return render(request, "games/boards/wall.html", context)
+    return render(request, "boards/wall.html", context)

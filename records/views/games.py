@@ -18,11 +18,12 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from clubsite.csv_export import streamed_csv_response
-from games import handicap, rating, rules, selectors
+from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
 from games.models import Game, Outcome, Seat, Variant
-from games.records import (
+from records import handicap, rating
+from records.stats import (
     PERIODS,
     VARIANT_FIGURES,
     finished_games,
@@ -83,7 +84,7 @@ def game_detail(request, pk):
         else [],
         "log_error": log_error,
     }
-    return render(request, "games/records/game_detail.html", context)
+    return render(request, "records/game_detail.html", context)
 
 
 def settings_rows(game, variant):
@@ -159,7 +160,7 @@ def leaderboard_view(request):
         "family_label": rating.FAMILY_LABELS[rating.family_of(query["variant"])],
         "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
     }
-    template = "games/records/leaderboard.html"
+    template = "records/leaderboard.html"
     if request.htmx:
         template += "#board"
     return render(request, template, context)
@@ -307,5 +308,5 @@ def handicap_hint(request):
         {SETTING_PREFIX + name: value for name, value in (hint.settings if hint else {}).items()}
     )
     return render(
-        request, "games/records/handicap_hint.html", {"hint": hint, "form_settings": form_settings}
+        request, "records/handicap_hint.html", {"hint": hint, "form_settings": form_settings}
     )

@@ -26,9 +26,9 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import rating
 from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat, Variant
+from records import rating
 
 FINISHED = GameStatus.FINISHED
 

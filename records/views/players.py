@@ -6,8 +6,8 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from games.models import Outcome
-from games.records import player_games, player_ratings, player_records
 from players.models import Player
+from records.stats import player_games, player_ratings, player_records
 
 GAMES_PER_PAGE = 25
 
@@ -26,7 +26,7 @@ def player_detail(request, pk):
         for seat in page.object_list
     ]
     context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
-    template = "players/records/player_detail.html"
+    template = "records/player_detail.html"
     if request.htmx and request.htmx.target == "player-games":
         return render(request, template + "#games", context)
     context["records"] = player_records(player)

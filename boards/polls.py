@@ -1,12 +1,12 @@
 """What a board's once-a-second poll costs: its fingerprint, the empty 204, the render cache.
 
-Both boards (``games.views.boards``) poll themselves with htmx every second and send the
+Both boards (``boards.views``) poll themselves with htmx every second and send the
 fingerprint (``fp``) of what they show. The fingerprint is recomputed from one small query on
 Game (two for the wall): an unchanged board gets an empty 204 — no replay, no template
 rendering, no session or user lookup (htmx does not swap on 204). A changed board is rendered
 once per fingerprint and language and kept in the cache for a little while, so a hall full of
 TVs that all notice the same stroke within a second costs one render, not one per TV.
-``games.middleware.BoardPollMiddleware`` answers the table board's polls with these before
+``boards.middleware.BoardPollMiddleware`` answers the table board's polls with these before
 most of the middleware runs.
 """
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import polib
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+BASE_DIR = Path(__file__).resolve().parents[2]
 RU_PO = BASE_DIR / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 
 
