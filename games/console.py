@@ -87,6 +87,9 @@ class ActionView:
                     "label": render_message(pocket.label),
                     "offered": pocket in offered,
                     "default": pocket == action.default_pocket,
+                    # What the big button says once this pocket is chosen (console.js).
+                    "button_label": _pocket_button_label(action, pocket, self.label),
+                    "wrong": action.default_pocket is not None and pocket != action.default_pocket,
                 }
                 for pocket in POCKET_GRID
             ]
@@ -102,6 +105,18 @@ class ActionView:
         self.pockets_only = details == [False, False, True, False] and not action.default_pocket
         self.count_only = details == [False, False, False, True]
         self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
+
+
+def _pocket_button_label(action, pocket, default_label):
+    """The big button's text when ``pocket`` is chosen: the action's own label for the
+    designated pocket (or when none is designated); for a ball into another pocket, what the
+    rules make of it — it does not count and goes back on the table."""
+    if action.default_pocket is None or pocket == action.default_pocket:
+        return default_label
+    return _("Ball %(ball)s pocketed (%(pocket)s) — wrong pocket: the ball goes back") % {
+        "ball": action.balls[0] if len(action.balls) == 1 else "",
+        "pocket": render_message(pocket.label),
+    }
 
 
 def game_figures(variant_key, state):
