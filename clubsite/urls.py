@@ -22,5 +22,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("players/", include((player_routes, "players"))),
     path("tables/", include("tables.urls")),
+    path("billing/", include("billing.urls")),
     path("", include((game_routes, "games"))),
 ]
