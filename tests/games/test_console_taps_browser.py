@@ -117,10 +117,9 @@ def test_after_a_tap_the_next_action_is_one_tab_away(page, live_server, settings
     page.wait_for_selector('#console[data-seq="1"]')
     assert page.evaluate("document.activeElement.id") == "console"
     page.keyboard.press("Tab")
-    assert page.evaluate(
-        "document.activeElement.closest('#console .actions') !== null"
-    ), page.evaluate("document.activeElement.outerHTML")
-
+    assert page.evaluate("document.activeElement.closest('#console .actions') !== null"), (
+        page.evaluate("document.activeElement.outerHTML")
+    )
 
 
 def test_the_clockwise_pot_button_says_which_pocket_it_records(page, live_server, settings):
@@ -165,6 +164,7 @@ def test_the_clockwise_pot_button_says_which_pocket_it_records(page, live_server
         "левая средняя" in page.inner_text("#console .log li:first-child")
     )
     # the fresh console's button is back on the designated pocket of ball 5
-    assert page.locator(
-        '#console .action-pot button[data-kind="pot"]'
-    ).inner_text() == "Шар 5 в лузе (дальняя правая угловая)"
+    assert (
+        page.locator('#console .action-pot button[data-kind="pot"]').inner_text()
+        == "Шар 5 в лузе (дальняя правая угловая)"
+    )
