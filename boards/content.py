@@ -190,7 +190,7 @@ def game_board(game):
         for i in range(state.seats)
     ]
     effective = [s for s in log if not s.undone and s.event.kind != rules.UNDO]
-    ticker = [render_message(s.description) for s in reversed(effective[-TICKER_LENGTH:])]
+    ticker = [render_message(s.description, names) for s in reversed(effective[-TICKER_LENGTH:])]
     return GameBoard(
         game=game,
         variant_key=key,

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games import rules, selectors
-from games.i18n import render_message
+from games.i18n import MINUS, render_message
 from games.models import GameStatus
 
 QUICK_COUNTS = 6  # "balls pocketed": one button each for 1 … 6
@@ -37,6 +37,7 @@ def console_context(game, *, confirm=None):
     state = replayed.state
     in_progress = game.status == GameStatus.IN_PROGRESS
     seats = selectors.seats_of(game)
+    names = [seat.name for seat in seats]
     rows = [
         {
             "seat": seat,
@@ -55,13 +56,15 @@ def console_context(game, *, confirm=None):
         "rows": rows,
         "turn_name": seats[state.turn].name if seats and not state.finished else "",
         "in_progress": in_progress,
-        "actions": [ActionView(action, variant) for action in actions],
+        "actions": [ActionView(action, variant, names) for action in actions],
+        "seat_names": names,  # the log and the labels name the players, not "Player 2"
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
         "outcome": _outcome(state, seats),
         "pocket_map": _pocket_map(state),
-        "figures": game_figures(game.variant, state),
+        "figures": game_figures(game.variant, state, names),
+        "strip": _strip(game.variant, state, rows, replayed.recent, names, in_progress),
         "shown": shown_version(game),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
@@ -70,9 +73,9 @@ def console_context(game, *, confirm=None):
 class ActionView:
     """One ``rules.Action`` as buttons and pickers."""
 
-    def __init__(self, action, variant):
+    def __init__(self, action, variant, names=None):
         self.kind = action.kind
-        self.label = render_message(action.label)
+        self.label = render_message(action.label, names)
         self.fouls = [
             (code, render_message(variant.foul_labels.get(code, rules.Message(code))))
             for code in action.fouls
@@ -119,12 +122,45 @@ def _pocket_button_label(action, pocket, default_label):
     }
 
 
-def game_figures(variant_key, state):
+def _strip(variant_key, state, rows, recent, names, in_progress):
+    """The sticky strip at the top of the console: whose turn, his score, the variant's key
+    figure and the last event — in sight wherever the marker has scrolled to."""
+    turn = next((row for row in rows if row["turn"]), None)
+    last = next((entry for entry in reversed(recent)), None)
+    return {
+        "name": turn["seat"].name if turn and in_progress and not state.finished else "",
+        "score": turn["score"] if turn else None,
+        "figure": key_figure(variant_key, state),
+        "last": last,
+        "names": names,
+    }
+
+
+def key_figure(variant_key, state):
+    """The one figure of the variant the marker needs at every stroke, as (label, value)."""
+    if variant_key == "cork":
+        return (_("Bank"), state.bank)
+    if variant_key == "clockwise":
+        if state.awaiting_nomination:
+            return (_("Ball on"), _("1 (the opponent nominates its pocket)"))
+        if state.ball_on is None:
+            return (_("Ball on"), "—")
+        pocket = state.pocket_map.get(state.ball_on)
+        value = f"{state.ball_on} → {render_message(pocket.label)}" if pocket else state.ball_on
+        return (_("Ball on"), value)
+    if variant_key == "cue_run":
+        return (_("Strokes"), state.strokes[state.turn])
+    if variant_key == "cue_vs_hand":
+        return (_("On the table"), state.balls_on_table)
+    return None
+
+
+def game_figures(variant_key, state, names=()):
     """The variant's own figures for the whole game, as (label, value) pairs."""
     settings = state.settings
     if variant_key == "cork":
         return [
-            (_("Bank (a foul costs it, a scoring stroke earns it)"), state.bank),
+            (_("Bank"), state.bank),
             (_("Target"), settings.target),
         ]
     if variant_key == "clockwise":
@@ -140,24 +176,25 @@ def game_figures(variant_key, state):
         if state.to_beat is not None:
             figures.append((_("Strokes to beat"), state.to_beat))
         if settings.handicap != "none":
-            figures.append((_("Handicap"), _handicap_text(settings)))
+            figures.append((_("Handicap"), _handicap_text(settings, state, names)))
         return figures
     if variant_key == "cue_vs_hand":
         return [(_("Balls to win"), getattr(settings, "target", "—"))]
     return []
 
 
-def _handicap_text(settings):
-    field = next(
-        (f for f in rules.get_variant("cue_run").settings_fields if f.name == "handicap"), None
+def _handicap_text(settings, state, names):
+    """The handicap in one line: who starts, or whose total moves by how many strokes."""
+    def name(seat):
+        return names[seat] if seat < len(names) else str(seat + 1)
+
+    if settings.handicap == "start":
+        return _("%(name)s starts") % {"name": name(settings.strong_seat)}
+    return ", ".join(
+        f"{name(seat)} {'+' if delta > 0 else MINUS}{abs(delta)}"
+        for seat, delta in enumerate(state.deltas)
+        if delta
     )
-    labels = dict(field.choices) if field else {}
-    kind = render_message(labels[settings.handicap]) if settings.handicap in labels else ""
-    return _("%(kind)s, %(n)s strokes, stronger player: seat %(seat)s") % {
-        "kind": kind,
-        "n": settings.handicap_strokes,
-        "seat": settings.strong_seat + 1,
-    }
 
 
 def seat_figures(variant_key, state, seat):

@@ -26,7 +26,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.i18n import render_message
+from games.i18n import minus, render_message
 from games.models import Game, GameStatus, Outcome, Seat, Variant
 from records import rating
 
@@ -467,7 +467,7 @@ def state_figures(state) -> dict:
                 "balls": balls_down[index],
             }
         else:
-            text = str(score)
+            text = str(minus(score))
         seats.append({"text": text, "turn": index == state.turn})
     extras = []
     if hasattr(state, "bank"):

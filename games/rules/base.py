@@ -32,8 +32,9 @@ Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
-    frozen state with some fields changed), ``seat_number`` (1-based seats in texts) and
-    ``join_messages`` (several Messages as one, e.g. the fouls of one stroke). A Message's
+    frozen state with some fields changed), ``seat_number`` / ``player_ref`` (1-based seats in
+    texts: "Player 1", which the site renders as the player's name) and ``join_messages``
+    (several Messages as one, e.g. the fouls of one stroke). A Message's
     parameter may itself be a Message: it is translated too (pocket names, foul names).
 """
 
@@ -286,10 +287,21 @@ def seat_number(index: int) -> int:
     return index + 1
 
 
+# How every text names a seat: "Player 2" as it stands; the Django side renders a Message
+# with this msgid as the seat's player's name when it knows the names (games.i18n).
+PLAYER = gettext_noop("Player %(seat)s")
+
+
+def player_ref(index: int) -> Message:
+    """The player at seat ``index`` (0-based) in a text: "Player 1", or his name once the
+    site renders it. Texts put it where no declension is needed ("%(seat)s: …")."""
+    return Message(PLAYER, {"seat": seat_number(index)})
+
+
 # The choice of one of two seats, for a setting such as who gives the handicap.
 SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
-    ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
-    ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
+    ("0", player_ref(0)),
+    ("1", player_ref(1)),
 )
 
 

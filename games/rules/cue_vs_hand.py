@@ -49,7 +49,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -320,8 +320,8 @@ def _pot_count(state: State, event: Event) -> int:
 
 def _who(state: State, seat: int) -> Message:
     return Message(
-        gettext_noop("Player %(seat)s (%(role)s)"),
-        {"seat": seat_number(seat), "role": ROLE_LABELS[state.role(seat)]},
+        gettext_noop("%(seat)s (%(role)s)"),
+        {"seat": player_ref(seat), "role": ROLE_LABELS[state.role(seat)]},
     )
 
 

@@ -142,7 +142,7 @@ def record(request, pk):
             },
         )
     except rules.RuleViolation as violation:
-        return _render_console(request, _game(pk), error=render_message(violation.message))
+        return _render_console(request, _game(pk), error=violation.message)
     return _write(request, pk, services.record_event, event=event)
 
 
@@ -196,7 +196,7 @@ def _write(request, pk, service, follow=True, **kwargs):
         # Another marker may have moved the game on: it is shown as it is now.
         return _render_console(request, _game(pk), error=str(error.message))
     except rules.RuleViolation as violation:
-        return _render_console(request, _game(pk), error=render_message(violation.message))
+        return _render_console(request, _game(pk), error=violation.message)
     if not follow:
         return game
     if not request.htmx:
@@ -210,6 +210,8 @@ def _game(pk):
 
 def _render_console(request, game, *, error=None, confirm=None):
     context = console_context(game, confirm=confirm)
+    if isinstance(error, rules.Message):  # the rules' reason, naming the players
+        error = render_message(error, context["seat_names"])
     context["error"] = error
     template = f"{CONSOLE}#console" if request.htmx else CONSOLE
     return render(request, template, context, status=CONFLICT if error else 200)

@@ -68,6 +68,11 @@
     button.classList.add("is-pressed");
   }, true);
 
+  // A tap that did not go through (server error, no network) may be repeated at once.
+  function forgetTap() { last = { key: null, at: -Infinity }; }
+  document.addEventListener("htmx:responseError", forgetTap);
+  document.addEventListener("htmx:sendError", forgetTap);
+
   function followPocket(input) {
     var button = input.form && input.form.querySelector("[data-follows-pocket]");
     if (!button || !input.checked || !input.dataset.buttonLabel) return;

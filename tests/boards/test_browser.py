@@ -70,7 +70,7 @@ def test_board_survives_a_network_outage(page, live_server, marker_user):
 
     page.unroute("**/tables/3/board/?fp=*")
     page.wait_for_function(
-        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '-1'",
+        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '−1'",
         timeout=4000,
     )
     mark.wait_for(state="hidden", timeout=2000)

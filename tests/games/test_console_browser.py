@@ -110,6 +110,7 @@ def test_a_short_cork_game_tapped_on_a_phone(page, live_server, settings):
     tap(page, "[data-undo]", 2)
     page.wait_for_selector("#confirm-undo")
     assert "−3" in page.inner_text("#confirm-undo")
+    page.wait_for_timeout(450)  # the marker reads the question (earlier taps are ignored)
     tap(page, '#console .confirm button[type="submit"]', 3)
     assert scores(page) == [1, 1, 1]
     assert page.locator("#console .log del").count() == 1

@@ -168,3 +168,93 @@ def test_the_clockwise_pot_button_says_which_pocket_it_records(page, live_server
         page.locator('#console .action-pot button[data-kind="pot"]').inner_text()
         == "Шар 5 в лузе (дальняя правая угловая)"
     )
+
+
+def test_the_strip_keeps_the_game_in_sight_while_scrolling(page, live_server, settings):
+    settings.CONSOLE_POLL_SECONDS = 3600
+    game = cork_game(phone_marker(), table_number=5)
+    open_console(page, live_server, game)
+    page.click('#console button[data-foul="miss"]')  # Анна: a miss, −2
+    page.wait_for_selector('#console[data-seq="1"]')
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the log
+    page.wait_for_timeout(100)
+    strip = page.locator("#console [data-strip]")
+    box = strip.bounding_box()
+    assert 0 <= box["y"] <= 2 and box["y"] + box["height"] <= PHONE["height"] / 3
+    assert page.inner_text("#console [data-turn]") == "Борис"
+    text = strip.inner_text()
+    assert "Банк: 4" in text
+    assert "Анна: Промах — штраф −2 = −1, банк 4" in text
+    screenshot(page, "strip-scrolled")
+
+
+def test_the_menu_is_for_fingers_and_log_out_is_away_from_new_game(page, live_server):
+    game = cork_game(phone_marker(), table_number=5)
+    open_console(page, live_server, game)
+    targets = page.locator(".site-header a, .site-header button")
+    for i in range(targets.count()):
+        box = targets.nth(i).bounding_box()
+        assert box["height"] >= 44, targets.nth(i).inner_text()
+    log_out = page.get_by_role("button", name="Выйти").bounding_box()
+    new_game = page.get_by_role("link", name="Новая партия").bounding_box()
+    # not side by side nor one just under the other: a slip of the finger cannot log out
+    gap_x = max(
+        log_out["x"] - (new_game["x"] + new_game["width"]),
+        new_game["x"] - (log_out["x"] + log_out["width"]),
+    )
+    gap_y = max(
+        log_out["y"] - (new_game["y"] + new_game["height"]),
+        new_game["y"] - (log_out["y"] + log_out["height"]),
+    )
+    assert max(gap_x, gap_y) >= 44, (log_out, new_game)
+
+
+WAKE_LOCK_STUB = """
+window.__wakeLocks = [];
+Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+  request(type) {
+    window.__wakeLocks.push(type);
+    const sentinel = new EventTarget();
+    sentinel.release = () => Promise.resolve();
+    return Promise.resolve(sentinel);
+  }
+}});
+"""
+
+
+def hide_and_show(page):
+    """The tab goes to the background and comes back (the browser drops the lock)."""
+    for state in ("hidden", "visible"):
+        page.evaluate(
+            "s => { Object.defineProperty(document, 'visibilityState', {configurable: true,"
+            " get: () => s}); document.dispatchEvent(new Event('visibilitychange')); }",
+            state,
+        )
+
+
+@pytest.mark.parametrize("path", ["console", "/tables/5/board/", "/board/"])
+def test_the_screen_stays_awake(page, live_server, path):
+    game = cork_game(phone_marker(), table_number=5)
+    page.add_init_script(WAKE_LOCK_STUB)
+    if path == "console":
+        open_console(page, live_server, game)
+    else:
+        page.goto(live_server.url + path)
+    page.wait_for_function("window.__wakeLocks.length === 1")
+    assert page.evaluate("window.__wakeLocks") == ["screen"]
+    hide_and_show(page)
+    page.wait_for_function("window.__wakeLocks.length === 2")
+    assert page.evaluate("window.__wakeLocks") == ["screen", "screen"]
+
+
+def test_nothing_breaks_without_the_wake_lock_api(page, live_server):
+    game = cork_game(phone_marker(), table_number=5)
+    page.add_init_script("delete Navigator.prototype.wakeLock;")
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    open_console(page, live_server, game)
+    page.click(STROKE)
+    page.wait_for_selector('#console[data-seq="1"]')
+    page.goto(f"{live_server.url}/tables/5/board/")
+    page.wait_for_timeout(300)
+    assert errors == []

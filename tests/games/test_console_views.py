@@ -289,7 +289,8 @@ def test_undo_shows_what_it_undoes_before_confirming(marker_client, cork_game):
     html = marker_client.get(url, {"confirm": "undo"}, headers=HX).content.decode()
     cork_game.refresh_from_db()
     step = selectors.replayed(cork_game).undoable
-    assert render_message(step.description) in html
+    names = [seat.name for seat in selectors.seats_of(cork_game)]
+    assert unescape(render_message(step.description, names)) in unescape(html)
     assert Event.objects.count() == 1  # asking changes nothing
     response = marker_client.post(
         reverse("games:undo", args=[cork_game.pk]), {"seq": 1}, headers=HX
@@ -606,3 +607,53 @@ def test_the_start_form_says_which_table_a_seated_player_is_playing_at(
     assert "HX-Redirect" not in response.headers
     assert "Борис Иванов уже играет за столом 2." in response.content.decode()
     assert Game.objects.count() == 1
+
+
+def test_descriptions_name_the_players_and_scores_have_one_minus_sign(
+    marker_client, table, players, marker_user
+):
+    """Issue 14, item 7: «Алексей Петров: Промах — штраф −2 = −1, банк 4», not «Игрок 1 …
+    = -1», on the console (log, strip, undo question), the game page and the board."""
+    game = start(table, "cork", players[:2], marker_user)
+    html = unescape(tap(marker_client, game, "foul", fouls=["miss"]).content.decode())
+    said = "Алексей Петров: Промах — штраф −2 = −1, банк 4"
+    assert said in html
+    assert "Игрок 1" not in html and "= -1" not in html
+    assert scores(html) == [-1, 1]
+    assert "data-score>−1<" in html
+    strip = html.split("data-strip>")[1].split("</div>")[0]
+    assert "Борис Иванов" in strip  # whose turn it is …
+    assert re.search(r"Банк: <b data-strip-figure>4</b>", strip)  # … the bank …
+    assert said in strip  # … and the last event
+    undo = unescape(
+        marker_client.get(
+            reverse("games:console", args=[game.pk]), {"confirm": "undo"}, headers=HX
+        ).content.decode()
+    )
+    assert f"<strong>{said}</strong>" in undo
+    for url in (reverse("games:detail", args=[game.pk]), f"/tables/{table.number}/board/"):
+        page = unescape(marker_client.get(url).content.decode())
+        assert said in page, url
+        assert "Игрок 1" not in page, url
+        assert not re.search(r">\s*-1\s*<", page), url
+
+
+def test_the_console_labels_are_short_and_the_handicap_fits_one_line(
+    marker_client, table, players, marker_user
+):
+    game = start(table, "cork", players[:2], marker_user)
+    html = unescape(marker_client.get(reverse("games:console", args=[game.pk])).content.decode())
+    assert "<dt>Банк</dt>" in html
+    assert "столько стоит ошибка" not in html  # the former five-line label
+    game = services.abandon_game(game=game, expected_seq=0, user=marker_user)
+    game = start(
+        table,
+        "cue_run",
+        players[:2],
+        marker_user,
+        handicap="extra_strokes",
+        handicap_strokes=3,
+        strong_seat="0",
+    )
+    html = unescape(marker_client.get(reverse("games:console", args=[game.pk])).content.decode())
+    assert "<dt>Фора</dt><dd data-figure>Борис Иванов −3</dd>" in html

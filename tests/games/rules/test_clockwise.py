@@ -309,14 +309,14 @@ def test_descriptions():
     events += [Event("order_error", pocket=Pocket.NEAR_RIGHT)]
     texts = [step.description.render() for step in replay_log(CLOCKWISE, {"players": 2}, events)]
     assert texts == [
-        "Player 1 breaks; player 2 to play",
+        "Player 1 breaks; Player 2 to play",
         "Player 2 nominates the pocket for ball 1: far left corner",
         "Player 2: ball 1 (far left corner), +1 = 1",
         "Player 2: ball 2 (far right corner), +2 = 3",
         "Player 2: ball 3 into the wrong pocket (near left corner (home side) instead of "
         "right middle) — back on the table",
         "Player 1: Miss — penalty −3 = -3",
-        "Player 2: nothing pocketed; player 1 to play",
+        "Player 2: nothing pocketed; Player 1 to play",
         "Order error found: ball 2 was in: near right corner (home side); ball 3 now goes "
         "to: near left corner (home side)",
     ]
@@ -326,7 +326,7 @@ def test_description_of_the_winning_pot():
     events = pot_designated(OPENING, range(1, 12))
     last = replay_log(CLOCKWISE, {"players": 2}, events)[-1]
     assert last.description.render() == (
-        "Player 2: ball 11 (near left corner (home side)), +11 = 66 — player 2 wins the game"
+        "Player 2: ball 11 (near left corner (home side)), +11 = 66 — Player 2 wins the game"
     )
 
 

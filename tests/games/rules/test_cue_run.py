@@ -248,7 +248,7 @@ def test_the_result_is_declared_as_soon_as_the_second_runner_exceeds_the_first()
     assert state.declared.winners == (0,)
     assert not state.finished and state.result is None
     assert "stop" in [a.kind for a in CUE_RUN.legal_actions(state)]
-    assert describe_last(run_in(20) + [STROKE] * 5).endswith("decided: player 1 wins")
+    assert describe_last(run_in(20) + [STROKE] * 5).endswith("decided: Player 1 wins")
 
 
 def test_the_result_is_declared_when_the_balls_left_make_it_impossible_to_win():
@@ -380,7 +380,9 @@ def test_descriptions_name_the_player_the_stroke_and_the_penalty():
     )
     assert describe_last([BALL_OFF]).startswith("Player 1: stroke 1, a ball off the table")
     assert describe_last(run_in(16)).endswith("perfect run: 16 in 16")
-    assert describe_last(run_in(16) + run_in(16)).endswith("game over: normal draw (players 1, 2)")
+    assert describe_last(run_in(16) + run_in(16)).endswith(
+        "game over: normal draw (Player 1, Player 2)"
+    )
     settings = {"handicap": "extra_strokes", "handicap_strokes": 3, "strong_seat": 1}
     assert describe_last(run_in(19), **settings).endswith(
         "run complete, strokes: 19, with the handicap: 16"
