@@ -185,6 +185,7 @@ def game_figures(variant_key, state, names=()):
 
 def _handicap_text(settings, state, names):
     """The handicap in one line: who starts, or whose total moves by how many strokes."""
+
     def name(seat):
         return names[seat] if seat < len(names) else str(seat + 1)
 

@@ -162,7 +162,7 @@ class Event(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.game_id}#{self.seq} {self.kind}"
+        return f"{self.game_id}#{self.seq}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:
