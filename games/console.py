@@ -1,5 +1,6 @@
-"""What the marker's console shows of a game: seats and scores, the variant's figures, one
-button (or picker) per action the rules allow now, and the newest events.
+"""What the marker's console shows of a game: seats and scores, the game's own figures (from
+its presentation, ``games.presentation``), one button (or picker) per action the rules allow
+now, and the newest events.
 
 ``console_context(game)`` is the whole console's template context; ``games.views.console``
 renders it after every tap.
@@ -9,8 +10,9 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from games import rules, selectors
-from games.i18n import MINUS, render_message
+from games.i18n import render_message
 from games.models import GameStatus
+from games.presentation import presentation_of
 
 QUICK_COUNTS = 6  # "balls pocketed": one button each for 1 … 6
 
@@ -33,6 +35,7 @@ def shown_version(game):
 def console_context(game, *, confirm=None):
     """What the console shows: seats and scores, the variant's figures, the buttons, the log."""
     variant = selectors.variant_of(game)
+    shown = presentation_of(variant.key)
     replayed = selectors.replayed(game)
     state = replayed.state
     in_progress = game.status == GameStatus.IN_PROGRESS
@@ -43,7 +46,7 @@ def console_context(game, *, confirm=None):
             "seat": seat,
             "score": state.scores[seat.position],
             "turn": seat.position == state.turn,
-            "extras": seat_figures(game.variant, state, seat.position),
+            "extras": shown.console_seat_figures(state, seat.position),
         }
         for seat in seats
     ]
@@ -61,10 +64,10 @@ def console_context(game, *, confirm=None):
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
-        "outcome": _outcome(state, seats),
-        "pocket_map": _pocket_map(state),
-        "figures": game_figures(game.variant, state, names),
-        "strip": _strip(game.variant, state, rows, replayed.recent, names, in_progress),
+        "outcome": _outcome(shown.result(state), state, seats),
+        "pocket_map": shown.pocket_map(state),
+        "figures": shown.console_figures(state, names),
+        "strip": _strip(shown, state, rows, replayed.recent, in_progress),
         "shown": shown_version(game),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
@@ -122,110 +125,21 @@ def _pocket_button_label(action, pocket, default_label):
     }
 
 
-def _strip(variant_key, state, rows, recent, names, in_progress):
-    """The sticky strip at the top of the console: whose turn, his score, the variant's key
+def _strip(shown, state, rows, recent, in_progress):
+    """The sticky strip at the top of the console: whose turn, his score, the game's key
     figure and the last event — in sight wherever the marker has scrolled to."""
     turn = next((row for row in rows if row["turn"]), None)
-    last = next((entry for entry in reversed(recent)), None)
     return {
         "name": turn["seat"].name if turn and in_progress and not state.finished else "",
         "score": turn["score"] if turn else None,
-        "figure": key_figure(variant_key, state),
-        "last": last,
-        "names": names,
+        "figure": shown.console_key_figure(state),
+        "last": recent[-1] if recent else None,
     }
 
 
-def key_figure(variant_key, state):
-    """The one figure of the variant the marker needs at every stroke, as (label, value)."""
-    if variant_key == "cork":
-        return (_("Bank"), state.bank)
-    if variant_key == "clockwise":
-        if state.awaiting_nomination:
-            return (_("Ball on"), _("1 (the opponent nominates its pocket)"))
-        if state.ball_on is None:
-            return (_("Ball on"), "—")
-        pocket = state.pocket_map.get(state.ball_on)
-        value = f"{state.ball_on} → {render_message(pocket.label)}" if pocket else state.ball_on
-        return (_("Ball on"), value)
-    if variant_key == "cue_run":
-        return (_("Strokes"), state.strokes[state.turn])
-    if variant_key == "cue_vs_hand":
-        return (_("On the table"), state.balls_on_table)
-    return None
-
-
-def game_figures(variant_key, state, names=()):
-    """The variant's own figures for the whole game, as (label, value) pairs."""
-    settings = state.settings
-    if variant_key == "cork":
-        return [
-            (_("Bank"), state.bank),
-            (_("Target"), settings.target),
-        ]
-    if variant_key == "clockwise":
-        figures = [(_("Ball on"), state.ball_on or "—")]
-        if state.awaiting_nomination:
-            figures.append((_("Pocket for ball 1"), _("nominated by the opponent")))
-        elif state.ball_on in state.pocket_map:
-            figures.append((_("Its pocket"), render_message(state.pocket_map[state.ball_on].label)))
-        figures.append((_("Balls on the table"), len(state.balls_left)))
-        return figures
-    if variant_key == "cue_run":
-        figures = []
-        if state.to_beat is not None:
-            figures.append((_("Strokes to beat"), state.to_beat))
-        if settings.handicap != "none":
-            figures.append((_("Handicap"), _handicap_text(settings, state, names)))
-        return figures
-    if variant_key == "cue_vs_hand":
-        return [(_("Balls to win"), getattr(settings, "target", "—"))]
-    return []
-
-
-def _handicap_text(settings, state, names):
-    """The handicap in one line: who starts, or whose total moves by how many strokes."""
-
-    def name(seat):
-        return names[seat] if seat < len(names) else str(seat + 1)
-
-    if settings.handicap == "start":
-        return _("%(name)s starts") % {"name": name(settings.strong_seat)}
-    return ", ".join(
-        f"{name(seat)} {'+' if delta > 0 else MINUS}{abs(delta)}"
-        for seat, delta in enumerate(state.deltas)
-        if delta
-    )
-
-
-def seat_figures(variant_key, state, seat):
-    """The variant's own figures for one seat, as (label, value) pairs."""
-    if variant_key == "clockwise":
-        return [(_("balls"), len(state.pocketed[seat]))]
-    if variant_key == "cue_run":
-        figures = [
-            (_("strokes"), state.strokes[seat]),
-            (_("penalties"), state.penalties[seat]),
-            (_("balls down"), state.balls_down[seat]),
-        ]
-        if state.adjusted[seat] is not None:
-            figures.append((_("total"), state.adjusted[seat]))
-        return figures
-    if variant_key == "cue_vs_hand":
-        role = _("cue") if seat == state.cue_seat else _("hand")
-        return [(_("plays with"), role)]
-    return []
-
-
-def _outcome(state, seats):
-    """The result once the game is over, or once it is decided (cue_run: ``declared``)."""
-    result = state.result or getattr(state, "declared", None)
+def _outcome(result, state, seats):
+    """The result once the game is over, or once it is decided (before the end)."""
     if result is None:
         return None
     names = [seats[i].name for i in result.winners if i < len(seats)]
     return {"winners": names, "draw": result.draw, "final": state.finished}
-
-
-def _pocket_map(state):
-    mapping = getattr(state, "pocket_map", None) or {}
-    return [(ball, render_message(pocket.label)) for ball, pocket in sorted(mapping.items())]

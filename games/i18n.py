@@ -9,6 +9,7 @@ the way every page shows them.
   rendered Message).
 """
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 
 from games.rules.base import PLAYER, Message
@@ -40,3 +41,6 @@ def render_message(message, names=None):
         key: render_message(value, names) if isinstance(value, Message) else minus(value)
         for key, value in message.params.items()
     }
+
+
+lazy_message = lazy(render_message, str)  # rendered when shown, in the request's language
