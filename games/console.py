@@ -66,7 +66,7 @@ def console_context(game, *, confirm=None):
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
         "outcome": _outcome(shown.result(state), state, seats),
         "pocket_map": shown.pocket_map(state),
-        "figures": shown.console_figures(state, names),
+        "figures": shown.console_named_figures(state, names),
         "strip": _strip(shown, state, rows, replayed.recent, in_progress),
         "shown": shown_version(game),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,

@@ -58,10 +58,14 @@ class Presentation:
 
     # --- the marker's console (games/templates/games/console/console.html) ---------------
 
-    def console_figures(self, state, names=()) -> list:
-        """The game's own figures for the whole game, as (label, value) pairs; ``names``:
-        the seats' names in playing order (a figure that names a player uses them)."""
+    def console_figures(self, state) -> list:
+        """The game's own figures for the whole game, as (label, value) pairs."""
         return []
+
+    def console_named_figures(self, state, names) -> list:
+        """``console_figures`` where a figure names a player (``names``: the seats' names in
+        playing order); a game whose figures name players overrides this one."""
+        return self.console_figures(state)
 
     def console_key_figure(self, state):
         """The one figure the marker needs at every stroke, as (label, value), for the strip

@@ -75,7 +75,7 @@ class ClockwisePresentation(Presentation):
             return (_("Ball on"), state.ball_on or "—")
         return (_("Ball on"), f"{state.ball_on} → {render_message(pocket.label)}")
 
-    def console_figures(self, state, names=()):
+    def console_figures(self, state):
         figures = [(_("Ball on"), state.ball_on or "—")]
         if state.awaiting_nomination:
             figures.append((_("Pocket for ball 1"), _("nominated by the opponent")))

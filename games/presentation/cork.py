@@ -13,7 +13,7 @@ from games.rules import cork
 class CorkPresentation(Presentation):
     key = cork.VARIANT.key
 
-    def console_figures(self, state, names=()):
+    def console_figures(self, state):
         return [(_("Bank"), state.bank), (_("Target"), state.settings.target)]
 
     def console_key_figure(self, state):

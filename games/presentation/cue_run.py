@@ -49,10 +49,11 @@ def _board_handicap(settings, names):
 class CueRunPresentation(Presentation):
     key = cue_run.VARIANT.key
 
-    def console_figures(self, state, names=()):
-        figures = []
-        if state.to_beat is not None:
-            figures.append((_("Strokes to beat"), state.to_beat))
+    def console_figures(self, state):
+        return [(_("Strokes to beat"), state.to_beat)] if state.to_beat is not None else []
+
+    def console_named_figures(self, state, names):
+        figures = self.console_figures(state)
         if state.settings.handicap != "none":
             figures.append((_("Handicap"), _handicap_text(state, names)))
         return figures

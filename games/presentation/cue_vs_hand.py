@@ -12,7 +12,7 @@ from games.rules import cue_vs_hand
 class CueVsHandPresentation(Presentation):
     key = cue_vs_hand.VARIANT.key
 
-    def console_figures(self, state, names=()):
+    def console_figures(self, state):
         return [(_("Balls to win"), state.settings.target)]
 
     def console_key_figure(self, state):

@@ -132,12 +132,12 @@ class Event:
     count: int | None = None
     extra_balls: tuple[int, ...] = ()
 
-    def __post_init__(self) -> None:
-        # A ball or a count that is not a true int (2.5, True, "3") is refused, however the
-        # event was built: nothing downstream may compare or add it as a number.
-        for value in (self.ball, self.count, *self.extra_balls):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-                raise _malformed_payload()
+    def has_whole_numbers(self) -> bool:
+        """Its ball, count and balls are true ints (not 2.5, True or "3") where given."""
+        return all(
+            value is None or (isinstance(value, int) and not isinstance(value, bool))
+            for value in (self.ball, self.count, *self.extra_balls)
+        )
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {}
@@ -166,7 +166,7 @@ class Event:
             fouls = payload.get("fouls", ())
             if isinstance(fouls, str | bytes):
                 raise TypeError("fouls must be a list")
-            return cls(
+            event = cls(
                 kind=str(kind),
                 fouls=tuple(str(f) for f in fouls),
                 ball=payload.get("ball"),
@@ -176,6 +176,9 @@ class Event:
             )
         except (TypeError, ValueError) as exc:
             raise _malformed_payload() from exc
+        if not event.has_whole_numbers():
+            raise _malformed_payload()
+        return event
 
 
 def _malformed_payload() -> RuleViolation:
@@ -376,7 +379,9 @@ def expect_details(
     extra_balls: bool = False,
 ) -> None:
     """Rejects an event that lacks a detail its kind needs or carries one it does not take
-    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball)."""
+    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball), or whose
+    numbers are not true ints (2.5, True, "3": however the event was built)."""
+    check_whole_numbers(event)
     present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
     if (
         present == (fouls, ball, pocket)
@@ -399,6 +404,13 @@ def expect_details(
             raise malformed(
                 Message(gettext_noop("This event takes no “%(detail)s”."), {"detail": name})
             )
+
+
+def check_whole_numbers(event: Event) -> None:
+    """Refuses (malformed_event) an event whose ball, count or balls are not true ints: a
+    game that reads a detail without ``expect_details`` calls this first."""
+    if not event.has_whole_numbers():
+        raise _malformed_payload()
 
 
 def evolve(state: _T, **changes: Any) -> _T:

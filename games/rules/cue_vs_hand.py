@@ -44,6 +44,7 @@ from .base import (
     SettingField,
     Variant,
     check_fouls,
+    check_whole_numbers,
     expect_details,
     game_over,
     gettext_noop,
@@ -300,6 +301,7 @@ def apply(state: State, event: Event) -> State:
 
 def _pot_count(state: State, event: Event) -> int:
     """The balls pocketed: ``count`` (1 if not given), at most the balls on the table."""
+    check_whole_numbers(event)
     if event.fouls or event.ball is not None or event.pocket is not None:
         raise malformed(Message(gettext_noop("A pot takes only the number of balls.")))
     count = 1 if event.count is None else event.count

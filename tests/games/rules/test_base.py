@@ -2,7 +2,16 @@
 
 import pytest
 
-from games.rules import Action, Event, Message, Pocket, RuleViolation, SettingField, SettingsError
+from games.rules import (
+    VARIANTS,
+    Action,
+    Event,
+    Message,
+    Pocket,
+    RuleViolation,
+    SettingField,
+    SettingsError,
+)
 from games.rules.base import expect_details, join_messages, parse_settings, seat_number
 
 
@@ -157,7 +166,28 @@ def test_parse_settings_reports_every_bad_field():
 @pytest.mark.parametrize(
     "details", [{"count": 2.5}, {"count": True}, {"count": "3"}, {"ball": 1.0}, {"ball": "1"}]
 )
-def test_an_event_built_with_a_number_that_is_not_an_int_is_malformed(details):
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_an_event_with_a_number_that_is_not_an_int_is_malformed(variant, details):
+    """However it was built, every game refuses it (never truncated, never parsed)."""
+    game = VARIANTS[variant]
+    state = game.initial_state(game.settings_from_dict({"players": game.min_seats}))
+    for action in game.legal_actions(state):
+        taken = {"count": action.max_count, "ball": action.balls}
+        for name, value in details.items():
+            if not taken[name]:
+                continue
+            event = action.event()
+            event = Event(
+                event.kind, event.fouls, **{**_numbers(event), name: value}, pocket=event.pocket
+            )
+            with pytest.raises(RuleViolation) as caught:
+                game.apply(state, event)
+            assert caught.value.code == "malformed_event"
+    # every game is also refused a number where it takes none
     with pytest.raises(RuleViolation) as caught:
-        Event("pot", **details)
+        game.apply(state, Event(game.legal_actions(state)[0].kind, **details))
     assert caught.value.code == "malformed_event"
+
+
+def _numbers(event):
+    return {"ball": event.ball, "count": event.count}
