@@ -51,7 +51,10 @@ def tap(page, selector, seq):
 
 
 def scores(page):
-    return [int(s) for s in page.locator("#console [data-score]").all_inner_texts()]
+    """The scoreboard's scores (a negative one is written with U+2212, «−2»)."""
+    texts = page.locator("#console [data-score]").all_inner_texts()
+    assert not any(text.startswith("-") for text in texts), texts
+    return [int(text.replace("\u2212", "-")) for text in texts]
 
 
 def screenshot(page, name):
