@@ -48,6 +48,15 @@ class Outcome(models.TextChoices):
     DRAW = "draw", _("Draw")
 
 
+class GameQuerySet(models.QuerySet):
+    def in_progress_on(self, table):
+        """The game in progress on ``table`` (a Table, a pk or ``OuterRef("pk")``): at most one.
+
+        The one way to ask whether a table is in play.
+        """
+        return self.filter(table=table, status=GameStatus.IN_PROGRESS)
+
+
 class Game(models.Model):
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
@@ -83,6 +92,8 @@ class Game(models.Model):
         related_name="rematches",
         verbose_name=_("rematch of"),
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]

@@ -1,6 +1,7 @@
 """The vocabulary and contract shared by every game module.
 
-Vocabulary (RULES.md): cue ball, object ball, cork, pocket, home, stroke, foul, handicap.
+Vocabulary (docs/rules/README.md): cue ball, object ball, cork, pocket, home, stroke, foul,
+handicap.
 
 Messages
     Every text the engine produces (an error, an event's description, a setting's label) is a
@@ -29,16 +30,17 @@ Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
     dataclasses; ``apply`` returns a new state and never mutates; an illegal event raises
     ``RuleViolation`` and changes nothing. ``Variant.decisions`` lists, for the rules page,
-    what RULES.md marks as [decision] that no ``SettingField(decision=True)`` shows.
+    what docs/rules/ marks as [decision] that no ``SettingField(decision=True)`` shows.
 
 Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
-    frozen state with some fields changed), ``seat_number`` / ``player_ref`` (1-based seats in
-    texts: "Player 1", which the site renders as the player's name) and ``join_messages``
-    (several Messages as one, e.g. the fouls of one stroke). A Message's
-    parameter may itself be a Message: it is translated too (pocket names, foul names).
+    frozen state with some fields changed), ``bump`` (one seat's count raised),
+    ``seat_number`` / ``player_ref`` (1-based seats in texts: "Player 1", which the site
+    renders as the player's name) and ``join_messages`` (several Messages as one, e.g. the
+    fouls of one stroke). A Message's parameter may itself be a Message: it is translated too
+    (pocket names, foul names).
 """
 
 from __future__ import annotations
@@ -260,7 +262,7 @@ class SettingField:
     choices: tuple[tuple[str, Message], ...] = ()
     min_value: int | None = None
     max_value: int | None = None
-    decision: bool = False  # RULES.md marks this as [decision], not stated by the seed
+    decision: bool = False  # docs/rules/ marks this [decision]: not stated by the source
 
 
 class State(Protocol):
@@ -344,6 +346,11 @@ SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
     ("0", player_ref(0)),
     ("1", player_ref(1)),
 )
+
+
+def bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
+    """A copy of the per-seat ``values`` with ``seat``'s value raised by ``by``."""
+    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
 
 
 def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:

@@ -1,4 +1,4 @@
-"""«Пробка» — the cork game: 2–10 players, a doubling bank (RULES.md §1).
+"""«Пробка» — the cork game: 2–10 players, a doubling bank (docs/rules/cork.md).
 
 [seed] Every player starts with 1 point; the bank (the sum of all players' points) starts at
 N, the number of players. A foul costs the fouling player the bank, and the bank doubles
@@ -6,7 +6,7 @@ N, the number of players. A foul costs the fouling player the bank, and the bank
 20, 40). A scoring stroke (the cork knocked down by an object ball off a cushion) earns the
 bank. The first player to reach the target (100) wins. The six fouls a–f are the seed's.
 
-Decisions (RULES.md marks them; they are listed in ``VARIANT.decisions`` for the rules page):
+Decisions (docs/rules/cork.md marks them; listed in ``VARIANT.decisions`` for the rules page):
 - The bank doubles after an award too (it is "the sum of points received by all players").
 - The players play in the order they were seated: 1, 2, … N, 1, …. A stroke with neither a
   foul nor the cork down passes the turn; after a scoring stroke the same player continues;
@@ -35,6 +35,7 @@ from .base import (
     Result,
     SettingField,
     Variant,
+    bump,
     check_fouls,
     evolve,
     expect_details,
@@ -141,10 +142,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return () if state.finished else _ACTIONS
 
 
-def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
-
-
 _FOUL_INDEX = {code: i for i, code in enumerate(FOUL_CODES)}
 
 
@@ -166,17 +163,17 @@ def apply(state: State, event: Event) -> State:
         return evolve(
             state,
             turn=(seat + 1) % state.seats,
-            scores=_bump(state.scores, seat, -bank),
+            scores=bump(state.scores, seat, -bank),
             bank=bank * 2,
             fouls_committed=state.fouls_committed + 1,
             applied=state.applied + 1,
             foul_counts=state.foul_counts[:seat] + (tuple(counts),) + state.foul_counts[seat + 1 :],
-            foul_strokes=_bump(state.foul_strokes, seat, 1),
-            points_lost=_bump(state.points_lost, seat, bank),
+            foul_strokes=bump(state.foul_strokes, seat, 1),
+            points_lost=bump(state.points_lost, seat, bank),
         )
     if kind == SCORE:
         expect_details(event)
-        scores = _bump(state.scores, seat, bank)
+        scores = bump(state.scores, seat, bank)
         won = scores[seat] >= state.settings.target
         return evolve(
             state,
@@ -186,8 +183,8 @@ def apply(state: State, event: Event) -> State:
             finished=won,
             result=Result((seat,), None, scores) if won else None,
             applied=state.applied + 1,
-            scoring_strokes=_bump(state.scoring_strokes, seat, 1),
-            points_won=_bump(state.points_won, seat, bank),
+            scoring_strokes=bump(state.scoring_strokes, seat, 1),
+            points_won=bump(state.points_won, seat, bank),
         )
     raise unknown_event(kind)
 

@@ -1,11 +1,11 @@
-"""«Снимание шаров рукой» — cue against hand (RULES.md §4).
+"""«Снимание шаров рукой» — cue against hand (docs/rules/cue_vs_hand.md).
 
 [seed] (the source stops mid-sentence) All fifteen balls, whatever their numbers, are set up
 as a pyramid. The participant who plays with the cue opens and breaks; he may first play the
 cue ball off a cushion so that it stops behind the pyramid, and then break. A ball that drops
 on the break is put back and the same player keeps the stroke.
 
-Decisions (RULES.md; listed in ``VARIANT.decisions`` and marked on the settings):
+Decisions (docs/rules/cue_vs_hand.md; listed in ``VARIANT.decisions`` and marked on the settings):
 - Two participants: the cue player (the stronger) and the hand player (the weaker), who rolls
   the cue ball by hand instead of striking it with a cue. ``cue_seat`` says which seat plays
   with the cue (default: player 1).
@@ -45,6 +45,7 @@ from .base import (
     Variant,
     check_fouls,
     check_whole_numbers,
+    evolve,
     expect_details,
     game_over,
     gettext_noop,
@@ -225,20 +226,17 @@ def _state(
     """The next state after an event (the break is done by then, unless positioning)."""
     scores = state.scores if scores is None else scores
     winner = state.turn if scores[state.turn] >= state.settings.target else None
-    return State(
-        state.settings,
-        2,
-        turn,
-        scores,
-        state.cue_seat,
-        state.hand_seat,
-        True,
-        BALLS - scores[0] - scores[1],
-        state.foul_counts if foul_counts is None else foul_counts,
-        state.foul_strokes if foul_strokes is None else foul_strokes,
-        winner is not None,
-        Result((winner,), None, scores) if winner is not None else None,
-        state.applied + 1,
+    return evolve(
+        state,
+        turn=turn,
+        scores=scores,
+        broken=True,
+        balls_on_table=BALLS - scores[0] - scores[1],
+        foul_counts=state.foul_counts if foul_counts is None else foul_counts,
+        foul_strokes=state.foul_strokes if foul_strokes is None else foul_strokes,
+        finished=winner is not None,
+        result=Result((winner,), None, scores) if winner is not None else None,
+        applied=state.applied + 1,
     )
 
 
@@ -255,19 +253,7 @@ def apply(state: State, event: Event) -> State:
                 "already_broken",
                 Message(gettext_noop("The pyramid is already broken.")),
             )
-        return State(
-            state.settings,
-            2,
-            seat,
-            state.scores,
-            state.cue_seat,
-            state.hand_seat,
-            False,
-            state.balls_on_table,
-            state.foul_counts,
-            state.foul_strokes,
-            applied=state.applied + 1,
-        )
+        return evolve(state, turn=seat, broken=False, applied=state.applied + 1)
     if kind == STROKE:
         expect_details(event)
         return _state(state, turn=other)

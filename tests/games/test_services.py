@@ -12,8 +12,7 @@ from django.utils import translation
 from games import replay_cache, rules, selectors, services
 from games.models import Event, Game, GameStatus, Seat
 from players.models import Player
-
-from .helpers import start
+from tests.factories import start
 
 FOUL = rules.Event("foul", fouls=("miss",))
 STROKE = rules.Event("stroke")
