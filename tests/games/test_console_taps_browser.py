@@ -22,6 +22,16 @@ def open_console(page, live_server, game):
     page.wait_for_selector(f'#console[data-seq="{game.last_seq}"]')
 
 
+@pytest.fixture
+def game_on_the_phone(page, live_server, settings):
+    """A cork game (Анна, Борис) open on the marker's console on a phone; only the taps
+    talk to the server (no polling)."""
+    settings.CONSOLE_POLL_SECONDS = 3600
+    game = cork_game(phone_marker(), table_number=5)
+    open_console(page, live_server, game)
+    return game
+
+
 def recorded(game):
     return Event.objects.filter(game=game).count()
 
@@ -45,10 +55,8 @@ def double_tap(page, selector, gap_ms):
 
 
 @pytest.mark.parametrize("gap_ms", [0, 30, 60, 100, 150, 250, 400])
-def test_an_accidental_double_tap_records_one_stroke(page, live_server, settings, gap_ms):
-    settings.CONSOLE_POLL_SECONDS = 3600  # only the taps talk to the server
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_an_accidental_double_tap_records_one_stroke(page, game_on_the_phone, gap_ms):
+    game = game_on_the_phone
     for round_ in range(1, 3):  # twice: the second double tap lands on a swapped console
         seen = double_tap(page, STROKE, gap_ms)
         page.wait_for_selector(f'#console[data-seq="{round_}"]')
@@ -59,10 +67,8 @@ def test_an_accidental_double_tap_records_one_stroke(page, live_server, settings
     assert Game.objects.get(pk=game.pk).last_seq == 2
 
 
-def test_two_deliberate_taps_a_second_apart_record_two_strokes(page, live_server, settings):
-    settings.CONSOLE_POLL_SECONDS = 3600
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_two_deliberate_taps_a_second_apart_record_two_strokes(page, game_on_the_phone):
+    game = game_on_the_phone
     double_tap(page, STROKE, 1000)
     page.wait_for_selector('#console[data-seq="2"]')
     assert recorded(game) == 2
@@ -75,10 +81,8 @@ def test_two_deliberate_taps_a_second_apart_record_two_strokes(page, live_server
     assert recorded(game) == 4
 
 
-def test_a_tap_shows_as_pressed_before_the_answer_comes(page, live_server, settings):
-    settings.CONSOLE_POLL_SECONDS = 3600
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_a_tap_shows_as_pressed_before_the_answer_comes(page, game_on_the_phone):
+    game = game_on_the_phone
     held = []
     page.route("**/record/", lambda route: held.append(route))  # the answer is on its way
     page.click(STROKE)
@@ -108,10 +112,7 @@ def test_a_double_tap_on_undo_does_not_also_confirm_it(page, live_server, settin
     assert recorded(game) == 2
 
 
-def test_after_a_tap_the_next_action_is_one_tab_away(page, live_server, settings):
-    settings.CONSOLE_POLL_SECONDS = 3600
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_after_a_tap_the_next_action_is_one_tab_away(page, game_on_the_phone):
     page.focus(STROKE)
     page.keyboard.press("Enter")
     page.wait_for_selector('#console[data-seq="1"]')
@@ -170,10 +171,7 @@ def test_the_clockwise_pot_button_says_which_pocket_it_records(page, live_server
     )
 
 
-def test_the_strip_keeps_the_game_in_sight_while_scrolling(page, live_server, settings):
-    settings.CONSOLE_POLL_SECONDS = 3600
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_the_strip_keeps_the_game_in_sight_while_scrolling(page, game_on_the_phone):
     page.click('#console button[data-foul="miss"]')  # Анна: a miss, −2
     page.wait_for_selector('#console[data-seq="1"]')
     page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down to the log
@@ -188,9 +186,7 @@ def test_the_strip_keeps_the_game_in_sight_while_scrolling(page, live_server, se
     screenshot(page, "strip-scrolled")
 
 
-def test_the_menu_is_for_fingers_and_log_out_is_away_from_new_game(page, live_server):
-    game = cork_game(phone_marker(), table_number=5)
-    open_console(page, live_server, game)
+def test_the_menu_is_for_fingers_and_log_out_is_away_from_new_game(page, game_on_the_phone):
     targets = page.locator(".site-header a, .site-header button")
     for i in range(targets.count()):
         box = targets.nth(i).bounding_box()
