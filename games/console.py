@@ -59,7 +59,7 @@ def console_context(game, *, confirm=None):
         "rows": rows,
         "turn_name": seats[state.turn].name if seats and not state.finished else "",
         "in_progress": in_progress,
-        "actions": [ActionView(action, variant, names) for action in actions],
+        "actions": [ActionView(action, variant, shown, state, names) for action in actions],
         "seat_names": names,  # the log and the labels name the players, not "Player 2"
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
@@ -74,10 +74,12 @@ def console_context(game, *, confirm=None):
 
 
 class ActionView:
-    """One ``rules.Action`` as buttons and pickers."""
+    """One ``rules.Action`` as buttons and pickers (or as the game's own template)."""
 
-    def __init__(self, action, variant, names=None):
+    def __init__(self, action, variant, shown, state, names=None):
         self.kind = action.kind
+        self.template = shown.action_templates.get(action.kind, "")
+        self.extra = shown.action_context(state, action) if self.template else {}
         self.label = render_message(action.label, names)
         self.fouls = [
             (code, render_message(variant.foul_labels.get(code, rules.Message(code))))

@@ -150,6 +150,7 @@ def record(request, pk):
                 "ball": _posted_number(request.POST.get("ball")),
                 "pocket": request.POST.get("pocket"),
                 "count": _posted_number(request.POST.get("count")),
+                "balls": [_posted_number(ball) for ball in request.POST.getlist("balls")],
             },
         )
     except rules.RuleViolation as violation:
