@@ -11,3 +11,8 @@ def home(request):
     for table in tables:
         table.game = playing.get(table.pk)
     return render(request, "home.html", {"tables": tables})
+
+
+def bad_request(request):
+    """The 400 page: the request held something no page accepts; nothing was changed."""
+    return render(request, "400.html", status=400)

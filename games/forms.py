@@ -11,6 +11,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.parsing import parse_id
 from games import rules
 from games.i18n import render_message
 from games.models import GameStatus, Variant
@@ -19,6 +20,15 @@ from tables.models import Table
 
 SETTING_PREFIX = "s_"
 PLAYER, GUEST = "p:", "g:"
+
+
+def player_id(token):
+    """The player's pk of a ``p:<pk>`` seat token, else None (a guest or garbage)."""
+    return parse_id(token[len(PLAYER) :]) if token.startswith(PLAYER) else None
+
+
+def seat_player_ids(tokens):
+    return [pk for pk in map(player_id, tokens) if pk is not None]
 
 
 def free_tables():
@@ -106,21 +116,18 @@ class StartGameForm(forms.Form):
         """The seats in playing order, players' names resolved in one query."""
         if self._entries is None:
             tokens = self.seat_tokens()
-            ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
-            players = Player.objects.in_bulk(ids)
+            players = Player.objects.in_bulk(seat_player_ids(tokens))
             entries = []
             for token in tokens:
                 if token.startswith(GUEST) and token[2:].strip():
                     entries.append(SeatEntry(token, token[2:].strip(), guest=True))
-                elif token.startswith(PLAYER) and token[2:].isdigit():
-                    player = players.get(int(token[2:]))
-                    if player is not None:
-                        entries.append(SeatEntry(token, player.display_name, guest=False))
+                elif (player := players.get(player_id(token))) is not None:
+                    entries.append(SeatEntry(token, player.display_name, guest=False))
             self._entries = entries
         return self._entries
 
     def seated_player_ids(self):
-        return [int(e.token[2:]) for e in self.seat_entries if not e.guest]
+        return [player_id(e.token) for e in self.seat_entries if not e.guest]
 
     def setting_fields(self):
         """The bound fields of the game's settings, for the template.
@@ -140,12 +147,11 @@ class StartGameForm(forms.Form):
 
     def clean_seats(self):
         tokens = self.data.getlist("seats")
-        ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
-        players = Player.objects.in_bulk(ids)
+        players = Player.objects.in_bulk(seat_player_ids(tokens))
         seats = []
         for token in tokens:
-            if token.startswith(PLAYER) and token[2:].isdigit() and int(token[2:]) in players:
-                seats.append(players[int(token[2:])])
+            if player_id(token) in players:
+                seats.append(players[player_id(token)])
             elif token.startswith(GUEST):
                 seats.append(token[2:].strip())
             else:
@@ -190,7 +196,7 @@ class StartGameForm(forms.Form):
         """
         tokens = list(data.getlist("seats"))
         action, _sep, arg = op.partition(":")
-        index = int(arg) if arg.isdigit() else None
+        index = parse_id(arg)
         if action == "add" and index is not None and f"{PLAYER}{index}" not in tokens:
             tokens.append(f"{PLAYER}{index}")
         elif action in ("guest", "enter") and data.get("guest", "").strip():

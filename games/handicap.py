@@ -36,6 +36,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from games import rating
+from games.forms import player_id, seat_player_ids
 from games.models import GameStatus, Outcome, Seat, Variant
 from players.models import Player, SkillClass
 
@@ -70,11 +71,8 @@ class Hint:
 
 def seat_players(tokens):
     """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
-    ids = [int(t[2:]) for t in tokens if t.startswith("p:") and t[2:].isdigit()]
-    players = Player.objects.in_bulk(ids)
-    return [
-        players.get(int(t[2:])) if t.startswith("p:") and t[2:].isdigit() else None for t in tokens
-    ]
+    players = Player.objects.in_bulk(seat_player_ids(tokens))
+    return [players.get(player_id(token)) for token in tokens]
 
 
 def suggest(variant, tokens) -> Hint | None:

@@ -5,7 +5,8 @@ updated or unchanged player, or the row's errors) and writes nothing; ``apply_im
 plans again and, only if no row has an error, writes every row in one transaction.
 Rows are matched to players by full name + nickname (see ``players.selectors.find_by_name``).
 Columns missing from the file are left as they are; a blank ``skill_class`` or ``active``
-cell keeps the player's value (the default for a new player).
+cell keeps the player's value (the default for a new player). The ``'`` an export puts before
+a cell such as ``+7 912…`` (so that no spreadsheet reads it as a formula) is taken off.
 """
 
 import csv
@@ -15,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from clubsite.csv_export import csv_response
+from clubsite.csv_export import csv_response, unmark_cell
 from players.forms import PlayerImportForm
 from players.models import Player, SkillClass, name_key_for, normalize_name
 from players.selectors import find_by_name
@@ -150,6 +151,16 @@ def display(player_field, value):
 def plan_import(text):
     """What importing ``text`` would do; writes nothing."""
     plan = ImportPlan()
+    if "\x00" in text:  # no cell may hold one, and PostgreSQL refuses it in text
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        plan.errors.append(
+            _(
+                "The file holds a NUL character (a zero byte) at line %(line)s: it is not a "
+                "text spreadsheet. Save it again as CSV."
+            )
+            % {"line": line}
+        )
+        return plan
     reader = csv.reader(text.splitlines(), delimiter=sniff_delimiter(text), strict=True)
     try:
         rows = list(reader)
@@ -201,7 +212,9 @@ def read_header(header, plan):
 
 
 def plan_row(line, cells, columns, seen, skills):
-    values = {column: cell.strip() for column, cell in zip(columns, cells, strict=False)}
+    values = {
+        column: unmark_cell(cell.strip()) for column, cell in zip(columns, cells, strict=False)
+    }
     name = normalize_name(values.get("full_name", ""))
     nickname = normalize_name(values.get("nickname", ""))
     row = RowPlan(line=line, name=f"{name} ({nickname})" if nickname else name)

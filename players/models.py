@@ -1,11 +1,13 @@
 import re
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 PHONE_CHARS = re.compile(r"^\+?[0-9 ()\-]+$")
+NOTES_MAX_LENGTH = 2000  # a few paragraphs; the forms, the admin and the CSV import refuse more
 
 
 def validate_phone(value):
@@ -58,7 +60,12 @@ class Player(models.Model):
         _("skill class"), max_length=8, choices=SkillClass.choices, default=SkillClass.NOVICE
     )
     is_active = models.BooleanField(_("active"), default=True)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = models.TextField(
+        _("notes"),
+        blank=True,
+        max_length=NOTES_MAX_LENGTH,  # for the forms; the validator for anything else
+        validators=[MaxLengthValidator(NOTES_MAX_LENGTH)],
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # Derived on save from the name, nickname, phone and email: what the live search matches.

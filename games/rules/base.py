@@ -40,11 +40,27 @@ Helpers for the game modules (bottom of this file)
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 _T = TypeVar("_T")
+# A whole number as people and forms send it: ASCII digits only ("²" passes str.isdigit()
+# but not int()), and no more of them than a 64-bit column holds. The engine imports nothing
+# from the site, so it has this one check of its own (the site's is clubsite.parsing).
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
+
+
+def _whole_number(raw: Any) -> int | None:
+    """An int from an int or its text; None for anything else."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip()):
+        return int(raw)
+    return None
 
 
 def gettext_noop(msgid: str) -> str:
@@ -146,13 +162,18 @@ class Event:
             pocket = payload.get("pocket")
             ball = payload.get("ball")
             count = payload.get("count")
-            return cls(
+            event = cls(
                 kind=str(kind),
                 fouls=tuple(str(f) for f in payload.get("fouls", ())),
-                ball=None if ball in (None, "") else int(ball),
+                ball=None if ball in (None, "") else _whole_number(ball),
                 pocket=None if pocket in (None, "") else Pocket(pocket),
-                count=None if count in (None, "") else int(count),
+                count=None if count in (None, "") else _whole_number(count),
             )
+            if (event.ball is None) != (ball in (None, "")):
+                raise ValueError(f"ball {ball!r}")
+            if (event.count is None) != (count in (None, "")):
+                raise ValueError(f"count {count!r}")
+            return event
         except (TypeError, ValueError) as exc:
             raise RuleViolation(
                 "malformed_event", Message(gettext_noop("The event's details are malformed."))
@@ -406,13 +427,9 @@ def _clean_value(f: SettingField, raw: Any) -> tuple[Any, Message | None]:
             gettext_noop("Choose one of: %(choices)s."), {"choices": ", ".join(codes)}
         )
     # "int"
-    if isinstance(raw, bool) or not isinstance(raw, int | str):
+    raw = _whole_number(raw)
+    if raw is None:
         return None, Message(gettext_noop("Enter a whole number."))
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text.lstrip("-").isdigit():
-            return None, Message(gettext_noop("Enter a whole number."))
-        raw = int(text)
     if f.min_value is not None and raw < f.min_value:
         return None, Message(gettext_noop("Must be at least %(min)s."), {"min": f.min_value})
     if f.max_value is not None and raw > f.max_value:

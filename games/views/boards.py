@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import segno
 from django.conf import settings as django_settings
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -78,6 +79,8 @@ def board(request, number):
     if shown is not None:
         # games.middleware.BoardPollMiddleware has usually made this check already.
         fp = getattr(request, "board_fingerprint", None) or table_fingerprint(number)
+        if fp is None:
+            raise Http404("no such table")
         if shown == fp:
             return unchanged()
 

@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from clubsite.parsing import parse_id
 from clubsite.roles import marker_required
+from clubsite.views import bad_request
 from games import rules, selectors, services
 from games.console import console_context, shown_version
-from games.forms import StartGameForm
+from games.forms import StartGameForm, seat_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -96,9 +98,8 @@ def _start_page(request, table):
 @require_GET
 def player_search(request):
     """Roster players matching ``q`` (as the marker types), minus the seated ones."""
-    seated = [t[2:] for t in request.GET.getlist("seats") if t.startswith("p:")]
     players = selectors.search_players(
-        request.GET.get("q"), exclude_ids=[int(pk) for pk in seated if pk.isdigit()]
+        request.GET.get("q"), exclude_ids=seat_player_ids(request.GET.getlist("seats"))
     )
     context = {"results": players, "query": request.GET.get("q", "")}
     return render(request, f"{START}#player_results", context)
@@ -175,11 +176,11 @@ def _write(request, pk, service, follow=True, **kwargs):
     The service reads and locks the game row itself, so the game is not read before.
     With ``follow=False`` a successful write returns the Game so the caller can redirect.
     """
-    seq = request.POST.get("seq", "")
+    seq = parse_id(request.POST.get("seq", ""))
+    if seq is None:  # not what a console sends
+        return bad_request(request)
     try:
-        if not seq.isdigit():
-            raise services.StaleEvent
-        game = service(game=Game(pk=pk), expected_seq=int(seq), user=request.user, **kwargs)
+        game = service(game=Game(pk=pk), expected_seq=seq, user=request.user, **kwargs)
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as error:

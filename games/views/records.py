@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from clubsite.csv_export import streamed_csv_response
+from clubsite.roles import marker_required
 from games import handicap, rating, rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
@@ -294,6 +295,7 @@ def _csv_number(value):
 # --- handicap hint ---------------------------------------------------------------------------
 
 
+@marker_required
 @require_GET
 def handicap_hint(request):
     """A fragment for the start form: the suggested handicap for the chosen players and game.
