@@ -9,8 +9,10 @@ Messages
     %-format parameters. The Django side renders it with ``gettext(msgid) % params``.
 
 Events
-    ``Event(kind, fouls=(), ball=None, pocket=None, count=None)``: what the marker recorded.
-    Stored as ``kind`` + ``payload`` (``event.to_payload()`` / ``Event.from_payload(kind, p)``).
+    ``Event(kind, fouls=(), ball=None, pocket=None, count=None, extra_balls=())``: what the
+    marker recorded (``extra_balls``: other numbered balls that fell with ``ball``, for games
+    that score balls by number). Stored as ``kind`` + ``payload`` (``event.to_payload()`` /
+    ``Event.from_payload(kind, p)``); whole numbers only (a count of 2.5 is malformed).
     The kind ``"undo"`` is handled by ``replay`` for every game: it drops the last effective
     event.
 
@@ -19,8 +21,9 @@ Actions
     action stands for every event with its ``kind`` and: a non-empty subset of ``fouls`` (when
     ``fouls`` is offered; several fouls in one stroke are penalised once), a ``ball`` from
     ``balls`` (when offered), a ``pocket`` from ``pockets`` (when offered; ``default_pocket`` is
-    the designated one), a ``count`` from 1 to ``max_count`` (when offered). ``apply`` accepts
-    every such event: the UI offers exactly these buttons.
+    the designated one), a ``count`` from 1 to ``max_count`` (when offered), and any subset of
+    ``extra_balls`` other than ``ball`` as the event's ``extra_balls`` (when offered). ``apply``
+    accepts every such event: the UI offers exactly these buttons.
 
 Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
@@ -50,17 +53,6 @@ _T = TypeVar("_T")
 # but not int()), and no more of them than a 64-bit column holds. The engine imports nothing
 # from the site, so it has this one check of its own (the site's is clubsite.parsing).
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
-
-
-def _whole_number(raw: Any) -> int | None:
-    """An int from an int or its text; None for anything else."""
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip()):
-        return int(raw)
-    return None
 
 
 def gettext_noop(msgid: str) -> str:
@@ -142,6 +134,7 @@ class Event:
     ball: int | None = None
     pocket: Pocket | None = None
     count: int | None = None
+    extra_balls: tuple[int, ...] = ()
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {}
@@ -153,6 +146,8 @@ class Event:
             payload["pocket"] = self.pocket.value
         if self.count is not None:
             payload["count"] = self.count
+        if self.extra_balls:
+            payload["balls"] = list(self.extra_balls)
         return payload
 
     @classmethod
@@ -162,22 +157,30 @@ class Event:
             pocket = payload.get("pocket")
             ball = payload.get("ball")
             count = payload.get("count")
-            event = cls(
+            return cls(
                 kind=str(kind),
                 fouls=tuple(str(f) for f in payload.get("fouls", ())),
                 ball=None if ball in (None, "") else _whole_number(ball),
                 pocket=None if pocket in (None, "") else Pocket(pocket),
                 count=None if count in (None, "") else _whole_number(count),
+                extra_balls=tuple(_whole_number(b) for b in payload.get("balls", ()) or ()),
             )
-            if (event.ball is None) != (ball in (None, "")):
-                raise ValueError(f"ball {ball!r}")
-            if (event.count is None) != (count in (None, "")):
-                raise ValueError(f"count {count!r}")
-            return event
         except (TypeError, ValueError) as exc:
             raise RuleViolation(
                 "malformed_event", Message(gettext_noop("The event's details are malformed."))
             ) from exc
+
+
+def _whole_number(value: Any) -> int:
+    """An int, or a string of digits (form data); anything else (2.5, "2.5", True) is
+    refused rather than rounded."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()):
+        return int(value)
+    raise ValueError(value)
 
 
 UNDO = "undo"
@@ -192,6 +195,7 @@ class Action:
     pockets: tuple[Pocket, ...] = ()
     default_pocket: Pocket | None = None
     max_count: int | None = None
+    extra_balls: tuple[int, ...] = ()
 
     def event(
         self,
@@ -200,9 +204,11 @@ class Action:
         ball: int | None = None,
         pocket: Pocket | None = None,
         count: int | None = None,
+        extra_balls: tuple[int, ...] = (),
     ) -> Event:
         """The event this button sends. Details not given default to the first foul offered,
-        the first ball offered, the designated (else the first) pocket offered, a count of 1."""
+        the first ball offered, the designated (else the first) pocket offered, a count of 1,
+        no extra balls."""
         if self.fouls and not fouls:
             fouls = self.fouls[:1]
         if self.balls and ball is None:
@@ -211,7 +217,7 @@ class Action:
             pocket = self.default_pocket or self.pockets[0]
         if self.max_count and count is None:
             count = 1
-        return Event(self.kind, tuple(fouls or ()), ball, pocket, count)
+        return Event(self.kind, tuple(fouls or ()), ball, pocket, count, tuple(extra_balls))
 
     def pick(self, choose: Callable[[int], int]) -> Event:
         """One of the events this action stands for, each detail chosen by ``choose(n)``
@@ -220,13 +226,12 @@ class Action:
         if self.fouls:
             mask = choose((1 << len(self.fouls)) - 1) + 1  # a non-empty subset
             fouls = tuple(code for i, code in enumerate(self.fouls) if mask >> i & 1)
-        return Event(
-            self.kind,
-            fouls,
-            self.balls[choose(len(self.balls))] if self.balls else None,
-            self.pockets[choose(len(self.pockets))] if self.pockets else None,
-            choose(self.max_count) + 1 if self.max_count else None,
-        )
+        ball = self.balls[choose(len(self.balls))] if self.balls else None
+        pocket = self.pockets[choose(len(self.pockets))] if self.pockets else None
+        count = choose(self.max_count) + 1 if self.max_count else None
+        # Extra balls: each of the others offered falls with probability about 1/8.
+        extra = tuple(b for b in self.extra_balls if b != ball and choose(8) == 0)
+        return Event(self.kind, fouls, ball, pocket, count, extra)
 
 
 @dataclass(frozen=True)
@@ -265,7 +270,24 @@ class State(Protocol):
 
 
 @dataclass(frozen=True)
+class RatingFamily:
+    """Games rated together: their results measure the same skill (one Elo rating)."""
+
+    key: str
+    name: Message
+
+
+# The three pocketing games measure potting: they share one rating.
+POCKETING = RatingFamily("pocketing", Message(gettext_noop("Pocketing games")))
+
+
+@dataclass(frozen=True)
 class Variant:
+    """One game: its rules (the functions) and its facts (read by the records, the rules page).
+
+    ``rating_family`` None: the game is rated on its own (a family of its key and name).
+    """
+
     key: str
     name: Message
     settings_from_dict: Callable[[Mapping[str, Any]], Any]  # raises SettingsError
@@ -278,8 +300,20 @@ class Variant:
     seat_stats: Callable[[State], tuple[dict[str, Any], ...]]
     min_seats: int = 2
     max_seats: int = 2
-    # What RULES.md marks as [decision] for this game and no setting shows (rules page).
+    # What docs/rules/ marks as [decision] for this game and no setting shows (rules page).
     decisions: tuple[Message, ...] = ()
+    # Rule facts.
+    lower_score_wins: bool = False  # the final score is better when lower (strokes)
+    always_handicap: bool = False  # every game is played with a handicap
+    rating_family: RatingFamily | None = None
+    # What the traditional source says of the game (the rules page's [source] points).
+    source_title: str = ""  # its title in the Russian source, shown as it is
+    source_points: tuple[Message, ...] = ()
+    fouls_from_source: bool = False  # the source lists the fouls (else a decision)
+
+    @property
+    def family(self) -> RatingFamily:
+        return self.rating_family or RatingFamily(self.key, self.name)
 
 
 # --- helpers shared by the game modules ---------------------------------------------------
@@ -327,18 +361,25 @@ def expect_details(
     ball: bool = False,
     pocket: bool = False,
     count: bool = False,
+    extra_balls: bool = False,
 ) -> None:
-    """Rejects an event that lacks a detail its kind needs or carries one it does not take."""
+    """Rejects an event that lacks a detail its kind needs or carries one it does not take
+    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball)."""
     present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
-    if present == (fouls, ball, pocket) and (event.count is not None) == count:
+    if (
+        present == (fouls, ball, pocket)
+        and (event.count is not None) == count
+        and (extra_balls or not event.extra_balls)
+    ):
         return
     for name, wanted, there in (
         ("fouls", fouls, present[0]),
         ("ball", ball, present[1]),
         ("pocket", pocket, present[2]),
         ("count", count, event.count is not None),
+        ("balls", extra_balls, bool(event.extra_balls)),
     ):
-        if wanted and not there:
+        if wanted and not there and name != "balls":
             raise malformed(
                 Message(gettext_noop("This event needs its “%(detail)s”."), {"detail": name})
             )
@@ -427,8 +468,9 @@ def _clean_value(f: SettingField, raw: Any) -> tuple[Any, Message | None]:
             gettext_noop("Choose one of: %(choices)s."), {"choices": ", ".join(codes)}
         )
     # "int"
-    raw = _whole_number(raw)
-    if raw is None:
+    try:
+        raw = _whole_number(raw)
+    except (TypeError, ValueError):
         return None, Message(gettext_noop("Enter a whole number."))
     if f.min_value is not None and raw < f.min_value:
         return None, Message(gettext_noop("Must be at least %(min)s."), {"min": f.min_value})

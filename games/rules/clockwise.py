@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    POCKETING,
     Action,
     Event,
     Message,
@@ -138,8 +139,35 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
 )
 
 
+class BallValues:
+    """What balls played in number order score (shared with «по порядку номеров»)."""
+
+    points_per_ball: str
+    foul_penalty: str
+    foul_penalty_points: int
+
+    def value(self, ball: int) -> int:
+        """Points for pocketing ``ball``."""
+        return ball if self.points_per_ball == "number" else 1
+
+    @property
+    def total_points(self) -> int:
+        return sum(BALLS) if self.points_per_ball == "number" else len(BALLS)
+
+    @property
+    def winning_points(self) -> int:
+        """More than half of all the points: 61 (by number) or 8 (one a ball)."""
+        return self.total_points // 2 + 1
+
+    def penalty(self, ball_on: int) -> int:
+        """What a foul costs with ``ball_on`` the lowest ball on the table."""
+        if self.foul_penalty == "fixed":
+            return self.foul_penalty_points
+        return self.value(ball_on)
+
+
 @dataclass(frozen=True)
-class Settings:
+class Settings(BallValues):
     players: int = 2
     points_per_ball: str = "number"
     foul_penalty: str = "ball_on"
@@ -154,19 +182,6 @@ class Settings:
             "foul_penalty_points": self.foul_penalty_points,
             "breaker_continues": self.breaker_continues,
         }
-
-    def value(self, ball: int) -> int:
-        """Points for pocketing ``ball``."""
-        return ball if self.points_per_ball == "number" else 1
-
-    @property
-    def total_points(self) -> int:
-        return sum(BALLS) if self.points_per_ball == "number" else len(BALLS)
-
-    @property
-    def winning_points(self) -> int:
-        """More than half of all the points: 61 (by number) or 8 (one a ball)."""
-        return self.total_points // 2 + 1
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -234,10 +249,7 @@ def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
 
 
 def _penalty(state: State) -> int:
-    settings = state.settings
-    if settings.foul_penalty == "fixed":
-        return settings.foul_penalty_points
-    return settings.value(state.balls_left[0])
+    return state.settings.penalty(state.balls_left[0])
 
 
 # --- what the marker may send --------------------------------------------------------------
@@ -568,4 +580,36 @@ VARIANT = Variant(
             )
         ),
     ),
+    rating_family=POCKETING,
+    source_title="«Кладка шаров по часовой стрелке» («по солнцу»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Two players alternate; the balls are played in the order of their numbers, "
+                "and each ball also has its own pocket."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "After the first player's first stroke, the opponent nominates the pocket for "
+                "ball 1. Each next ball goes into the next pocket clockwise: balls 1, 7 and 13 "
+                "share a pocket; 2, 8, 14; 3, 9, 15; 4 and 10; 5 and 11; 6 and 12."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Playing a ball into a pocket other than its own is not allowed: the stroke "
+                "does not count and the ball is put back on the table."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "An error found only after further strokes: every ball pocketed counts, and the "
+                "order continues clockwise from the pocket of the last pocketed ball. Example: "
+                "ball 3 went into the near-right corner instead of the right middle, then 4 "
+                "near-left and 5 left-middle; found now — 6 goes far-left, 7 far-right."
+            )
+        ),
+    ),
+    fouls_from_source=False,
 )

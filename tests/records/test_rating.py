@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 
-from games import rating
 from games.models import Game
+from records import rating
 
 from .helpers import T0, clockwise_stats, cork_stats, cue_run_stats, finished, hand_stats, player
 
@@ -155,7 +155,7 @@ def test_incremental_update_equals_full_recompute(family):
     state = rating.Ratings(family)
     for _game in random_games(60, seed=7):
         state = rating.update(state)
-        assert state.count == Game.objects.filter(variant__in=rating.FAMILIES[family]).count()
+        assert state.count == Game.objects.filter(variant__in=rating.families()[family]).count()
     full = rating.recompute(family)
     assert full.count > 5
     assert state.ratings == full.ratings  # exactly: same arithmetic in the same order
