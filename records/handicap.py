@@ -35,7 +35,7 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.forms import player_id, seat_player_ids
+from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
 from players.models import Player, SkillClass
 from records import rating
@@ -71,8 +71,7 @@ class Hint:
 
 def seat_players(tokens):
     """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
-    players = Player.objects.in_bulk(seat_player_ids(tokens))
-    return [players.get(player_id(token)) for token in tokens]
+    return [seat if isinstance(seat, Player) else None for seat in seats_from_tokens(tokens)]
 
 
 def suggest(variant, tokens) -> Hint | None:

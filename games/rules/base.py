@@ -35,9 +35,10 @@ Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
-    frozen state with some fields changed), ``seat_number`` (1-based seats in texts) and
-    ``join_messages`` (several Messages as one, e.g. the fouls of one stroke). A Message's
-    parameter may itself be a Message: it is translated too (pocket names, foul names).
+    frozen state with some fields changed), ``bump`` (one seat's count raised),
+    ``seat_number`` (1-based seats in texts) and ``join_messages`` (several Messages as one,
+    e.g. the fouls of one stroke). A Message's parameter may itself be a Message: it is
+    translated too (pocket names, foul names).
 """
 
 from __future__ import annotations
@@ -329,6 +330,11 @@ SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
     ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
     ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
 )
+
+
+def bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
+    """A copy of the per-seat ``values`` with ``seat``'s value raised by ``by``."""
+    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
 
 
 def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:

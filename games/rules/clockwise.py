@@ -51,6 +51,7 @@ from .base import (
     RuleViolation,
     SettingField,
     Variant,
+    bump,
     check_fouls,
     evolve,
     expect_details,
@@ -244,10 +245,6 @@ def _replace(state: State, **changes: Any) -> State:
     return evolve(state, applied=state.applied + 1, **changes)
 
 
-def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
-
-
 def _penalty(state: State) -> int:
     return state.settings.penalty(state.balls_left[0])
 
@@ -370,8 +367,8 @@ def _foul(state: State, event: Event) -> State:
         state,
         broken=True,
         turn=1 - seat,
-        scores=_bump(state.scores, seat, -_penalty(state)),
-        fouls=_bump(state.fouls, seat, 1),
+        scores=bump(state.scores, seat, -_penalty(state)),
+        fouls=bump(state.fouls, seat, 1),
     )
 
 
@@ -396,9 +393,9 @@ def _pot(state: State, event: Event) -> State:
     seat = state.turn
     if pocket is not state.pocket_for(ball):
         # [seed] the stroke does not count and the ball goes back; the turn passes.
-        return _replace(state, turn=1 - seat, wrong_pockets=_bump(state.wrong_pockets, seat, 1))
+        return _replace(state, turn=1 - seat, wrong_pockets=bump(state.wrong_pockets, seat, 1))
     settings = state.settings
-    scores = _bump(state.scores, seat, settings.value(ball))
+    scores = bump(state.scores, seat, settings.value(ball))
     balls_left = state.balls_left[1:]
     pocketed = (
         state.pocketed[:seat] + (state.pocketed[seat] + (ball,),) + state.pocketed[seat + 1 :]

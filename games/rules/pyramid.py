@@ -47,6 +47,7 @@ from .base import (
     RuleViolation,
     SettingField,
     Variant,
+    bump,
     check_fouls,
     evolve,
     expect_details,
@@ -166,10 +167,6 @@ class HandicapSettings:
 def split_returned(to_return: int, seat: int, stronger: int, count: int) -> int:
     """How many of ``count`` balls the stronger's pot returns to the table."""
     return min(to_return, count) if seat == stronger else 0
-
-
-def bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
 
 
 def add_to_shelf(

@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 from clubsite.roles import ADMINS, MARKERS
 from games import rules, services
 from games.forms import StartGameForm
-from records.views.games import ExportForm, LeaderboardForm
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
+from records.views.games import ExportForm, LeaderboardForm
 from tables.forms import TableForm
 from tests.conftest import make_user
 from tests.factories import GameFactory, PlayerFactory, TableFactory
