@@ -3,7 +3,9 @@
 The import is two steps: ``plan_import(text)`` says, row by row, what would change (new,
 updated or unchanged player, or the row's errors) and writes nothing; ``apply_import(text)``
 plans again and, only if no row has an error, writes every row in one transaction.
-Rows are matched to players by full name + nickname (see ``players.selectors.find_by_name``).
+Rows are matched to players by full name + nickname (see ``players.selectors.find_by_names``),
+all rows' players in a few queries; the writes are bulk inserts and updates (a 5,000-row file
+previews and imports in seconds: ``bench/csv_import.py``).
 Columns missing from the file are left as they are; a blank ``skill_class`` or ``active``
 cell keeps the player's value (the default for a new player). The ``'`` an export puts before
 a cell such as ``+7 912…`` (so that no spreadsheet reads it as a formula) is taken off.
@@ -13,13 +15,13 @@ import csv
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from clubsite.csv_export import csv_response, unmark_cell
 from players.forms import PlayerImportForm
 from players.models import Player, SkillClass, name_key_for, normalize_name
-from players.selectors import find_by_name
+from players.selectors import find_by_names
 
 COLUMNS = ["full_name", "nickname", "phone", "email", "skill_class", "active", "notes"]
 FIELD_OF_COLUMN = {column: column for column in COLUMNS} | {"active": "is_active"}
@@ -190,9 +192,20 @@ def plan_import(text):
         return plan
     seen = {}
     skills = skill_aliases()
-    for line, cells in body:
-        plan.rows.append(plan_row(line, cells, columns, seen, skills))
+    rows = [(line, cells, row_values(cells, columns)) for line, cells in body]
+    # The players the rows name, in a few queries for the whole file (not one per row).
+    players = find_by_names(
+        name_key_for(values.get("full_name", ""), values.get("nickname", ""))
+        for _line, _cells, values in rows
+    )
+    for line, cells, values in rows:
+        plan.rows.append(plan_row(line, cells, columns, values, seen, skills, players))
     return plan
+
+
+def row_values(cells, columns):
+    """{column: the cell's text}, trimmed and without an export's formula mark."""
+    return {column: unmark_cell(cell.strip()) for column, cell in zip(columns, cells, strict=False)}
 
 
 def read_header(header, plan):
@@ -211,10 +224,8 @@ def read_header(header, plan):
     return columns
 
 
-def plan_row(line, cells, columns, seen, skills):
-    values = {
-        column: unmark_cell(cell.strip()) for column, cell in zip(columns, cells, strict=False)
-    }
+def plan_row(line, cells, columns, values, seen, skills, players):
+    """The plan of one row; ``players``: {name key: the player it names} (find_by_names)."""
     name = normalize_name(values.get("full_name", ""))
     nickname = normalize_name(values.get("nickname", ""))
     row = RowPlan(line=line, name=f"{name} ({nickname})" if nickname else name)
@@ -232,7 +243,7 @@ def plan_row(line, cells, columns, seen, skills):
         return row
     seen[key] = line
 
-    player = find_by_name(name, nickname) if name else None
+    player = players.get(key) if name else None
     instance = player or Player()
     form_fields = PlayerImportForm._meta.fields
     before = {name: getattr(instance, name) for name in form_fields}
@@ -294,12 +305,25 @@ def apply_import(text):
             plan = plan_import(text)
             if not plan.ok:
                 raise ImportFailed(plan)
-            for row in plan.rows:
-                if row.action in ("new", "updated"):
-                    row.form.save()
+            write_rows(plan.rows)
     except IntegrityError as error:  # someone changed the roster meanwhile
         plan = ImportPlan(
             errors=[_("The roster changed while importing; nothing was written. Try again.")]
         )
         raise ImportFailed(plan) from error
     return plan
+
+
+def write_rows(rows):
+    """Inserts the new players and updates the changed ones, in batches."""
+    now = timezone.now()
+    new, updated = [], []
+    for row in rows:
+        if row.action in ("new", "updated"):
+            player = row.form.instance  # holds the row's values once the form is valid
+            player.derive_keys()
+            player.updated_at = now
+            (new if row.action == "new" else updated).append(player)
+    Player.objects.bulk_create(new, batch_size=500)
+    fields = [*PlayerImportForm._meta.fields, "search_text", "name_key", "updated_at"]
+    Player.objects.bulk_update(updated, fields, batch_size=500)

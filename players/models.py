@@ -92,12 +92,17 @@ class Player(models.Model):
         return self.display_name
 
     def save(self, *args, **kwargs):
-        self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
-        self.name_key = name_key_for(self.full_name, self.nickname)
+        self.derive_keys()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "search_text", "name_key"}
         super().save(*args, **kwargs)
+
+    def derive_keys(self):
+        """What the search and the unique name match: set on every save (call it yourself
+        before bulk_create or bulk_update, which do not save)."""
+        self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
+        self.name_key = name_key_for(self.full_name, self.nickname)
 
     @property
     def display_name(self):

@@ -7,7 +7,6 @@ from django.db import IntegrityError
 from django.urls import reverse
 
 from players import csv_io
-from players.forms import PlayerImportForm
 from players.models import Player
 from tests.factories import PlayerFactory
 
@@ -207,21 +206,21 @@ def test_export_then_import_changes_nothing(admin_client):
 
 
 def test_import_is_all_or_nothing_when_a_write_fails(monkeypatch):
-    text = HEADER + "Первый Новый,,,,,,\nВторой Новый,,,,,,\n"
-    real_save = PlayerImportForm.save
-    saved = []
+    PlayerFactory(full_name="Старый Игрок")
+    text = HEADER + "Первый Новый,,,,,,\nСтарый Игрок,,,,2,,\n"
+    real_bulk_create = Player.objects.bulk_create
 
-    def failing_save(form, *args, **kwargs):
-        if saved:
-            raise IntegrityError("simulated race")
-        saved.append(form)
-        return real_save(form, *args, **kwargs)
+    def bulk_create_then_fail(*args, **kwargs):
+        real_bulk_create(*args, **kwargs)  # the new players are written…
+        raise IntegrityError("simulated race")
 
-    monkeypatch.setattr(PlayerImportForm, "save", failing_save)
+    monkeypatch.setattr(Player.objects, "bulk_create", bulk_create_then_fail)
     with pytest.raises(csv_io.ImportFailed):
         csv_io.apply_import(text)
-    assert saved  # the first row was written before the failure…
-    assert not Player.objects.exists()  # …and rolled back with it
+    # …and rolled back with the rest.
+    assert list(Player.objects.values_list("full_name", "skill_class")) == [
+        ("Старый Игрок", "novice")
+    ]
 
 
 def test_confirm_replans_against_the_current_roster(admin_client):
