@@ -26,19 +26,6 @@ class PlayerForm(forms.ModelForm):
             self._update_errors(error)
 
 
-class PlayerImportForm(PlayerForm):
-    """One CSV row, validated as the roster's form validates a player, except the unique
-    active name: ``players.csv_io`` checks that for the whole file at once (rows are matched
-    to players by that name, and a name twice in the file is refused), not with a query per
-    row. The database's constraint still has the last word when the import writes."""
-
-    class Meta(PlayerForm.Meta):
-        fields = PLAYER_FIELDS + ["is_active"]
-
-    def validate_unique(self):
-        forms.ModelForm.validate_unique(self)
-
-
 class PlayerFilterForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False)
     status = forms.ChoiceField(
