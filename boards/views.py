@@ -4,7 +4,7 @@ What a board shows is built by ``boards.content``; how its once-a-second polls s
 fingerprint, the empty 204, the render cache) is ``boards.polls``.
 
 What a board shows of a table: its game in progress; else its game finished in the last
-``board_polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
+``polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
 """
 
 from functools import lru_cache

@@ -1,6 +1,7 @@
 """The vocabulary and contract shared by every game module.
 
-Vocabulary (RULES.md): cue ball, object ball, cork, pocket, home, stroke, foul, handicap.
+Vocabulary (docs/rules/README.md): cue ball, object ball, cork, pocket, home, stroke, foul,
+handicap.
 
 Messages
     Every text the engine produces (an error, an event's description, a setting's label) is a
@@ -29,7 +30,7 @@ Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
     dataclasses; ``apply`` returns a new state and never mutates; an illegal event raises
     ``RuleViolation`` and changes nothing. ``Variant.decisions`` lists, for the rules page,
-    what RULES.md marks as [decision] that no ``SettingField(decision=True)`` shows.
+    what docs/rules/ marks as [decision] that no ``SettingField(decision=True)`` shows.
 
 Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
@@ -257,7 +258,7 @@ class SettingField:
     choices: tuple[tuple[str, Message], ...] = ()
     min_value: int | None = None
     max_value: int | None = None
-    decision: bool = False  # RULES.md marks this as [decision], not stated by the seed
+    decision: bool = False  # docs/rules/ marks this [decision]: not stated by the source
 
 
 class State(Protocol):
@@ -315,6 +316,24 @@ class Variant:
     @property
     def family(self) -> RatingFamily:
         return self.rating_family or RatingFamily(self.key, self.name)
+
+
+def game_variant(names: Mapping[str, Any], **facts: Any) -> Variant:
+    """The ``Variant`` of a game module, from the names every game module defines —
+    ``SETTINGS_FIELDS``, ``FOUL_LABELS``, ``settings_from_dict``, ``initial_state``,
+    ``legal_actions``, ``apply``, ``describe`` and ``seat_stats`` — and its facts (``key``,
+    ``name``, ``decisions``, …): ``VARIANT = game_variant(globals(), key="cork", …)``."""
+    return Variant(
+        settings_from_dict=names["settings_from_dict"],
+        settings_fields=names["SETTINGS_FIELDS"],
+        foul_labels=names["FOUL_LABELS"],
+        initial_state=names["initial_state"],
+        legal_actions=names["legal_actions"],
+        apply=names["apply"],
+        describe=names["describe"],
+        seat_stats=names["seat_stats"],
+        **facts,
+    )
 
 
 # --- helpers shared by the game modules ---------------------------------------------------

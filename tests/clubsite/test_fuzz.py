@@ -36,10 +36,10 @@ from clubsite.roles import ADMINS, MARKERS
 from games import rules, services
 from games.forms import StartGameForm
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
-from records.views.games import ExportForm, LeaderboardForm
+from records.views.exports import ExportForm
+from records.views.games import LeaderboardForm
 from tables.forms import TableForm
-from tests.conftest import make_user
-from tests.factories import GameFactory, PlayerFactory, TableFactory
+from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
 
 EXAMPLES = int(os.environ.get("LUZA_FUZZ_EXAMPLES", "80"))  # each: every role, GET and POST
 ROLES = ["anonymous", "plain", "marker", "admin"]  # each example is sent by each of them
@@ -140,9 +140,9 @@ def club(db):
     players = [PlayerFactory() for _ in range(3)]
     PlayerFactory(is_active=False)
     users = {
-        "plain": make_user("fuzz-plain"),
-        "marker": make_user("fuzz-marker", MARKERS),
-        "admin": make_user("fuzz-admin", ADMINS),
+        "plain": UserFactory(username="fuzz-plain"),
+        "marker": UserFactory(username="fuzz-marker", groups=[MARKERS]),
+        "admin": UserFactory(username="fuzz-admin", groups=[ADMINS]),
     }
     User.objects.filter(username="fuzz-admin").update(is_staff=True)
     users["admin"].refresh_from_db()

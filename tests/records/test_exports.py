@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from clubsite.csv_export import safe_cell
 from games import rules
-
-from .helpers import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
+from tests.factories import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
 
 pytestmark = pytest.mark.django_db
 
