@@ -121,8 +121,11 @@ def main():
     )
     print(f"preview (upload, check every row, render): {preview_s:6.2f} s")
     print(f"import  (confirm: check again, write)     : {import_s:6.2f} s")
+    if args.smoke:
+        print("smoke run: no verdict")
+        return 0
     print(f"target: under {TARGET_S:.0f} s each for 5,000 rows: {'met' if ok else 'MISSED'}")
-    return 0 if ok or args.smoke else 1
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
