@@ -5,6 +5,7 @@ likelier than fouls, so the demo looks like billiards rather than noise. Seeded:
 demo every time.
 """
 
+import dataclasses
 import random
 from datetime import timedelta
 
@@ -31,7 +32,10 @@ def next_event(state, variant, rng):
     action = rng.choices(actions, weights=[WEIGHTS.get(a.kind, 1) for a in actions])[0]
     if rng.random() < 0.9:
         return action.event()  # the designated pocket, a single foul, one ball
-    return action.pick(rng.randrange)
+    event = action.pick(rng.randrange)
+    if event.count and event.count > 3:  # a stroke pockets a ball or two, rarely more
+        event = dataclasses.replace(event, count=1 + rng.randrange(3))
+    return event
 
 
 def play(*, table, variant, settings, players, marker, rng, strokes=None):
@@ -65,11 +69,20 @@ HISTORY = [
     ("cork", {}, [7, 8, 9, 10, 11]),
     ("cue_vs_hand", {}, [0, 7]),
     ("clockwise", {}, [8, 11]),
+    # the everyday pyramid games, with the club's handicaps now and then
+    ("pyramid_combined", {"weaker_seat": 1, "head_start": 1}, [0, 9]),
+    ("pyramid_dynamic", {}, [1, 2]),
+    ("in_order", {}, [3, 4]),
+    ("pyramid_free", {"foul_model": "legacy", "weaker_seat": 1, "returned_pots": 2}, [5, 8]),
+    ("pyramid_dynamic", {"weaker_seat": 0, "head_start": 2}, [10, 11]),
+    ("in_order", {"points_per_ball": "one"}, [6, 7]),
+    ("pyramid_combined", {}, [2, 3]),
+    ("pyramid_classic", {"target": 51, "weaker_seat": 1, "head_start": 10}, [4, 5]),
 ]
 
-# Club evenings: the six regulars (the first six on the roster) all play the
-# cork game together, then every pocketing game in three pairs, so that each of them has
-# enough games for the leaderboards and a rating chart.
+# Club evenings: the six regulars (the first six on the roster) all play the cork game
+# together, then every pocketing game, «Американка» and «71 очко» in three pairs, so that each
+# of them has enough games for the leaderboards and a rating chart.
 REGULARS = 6
 EVENINGS = 3
 
@@ -78,7 +91,7 @@ def evening(week):
     regulars = [(week + i) % REGULARS for i in range(REGULARS)]
     pairs = [regulars[i : i + 2] for i in range(0, REGULARS, 2)]
     games = [("cork", {}, regulars)]
-    for variant in ("clockwise", "cue_run", "cue_vs_hand"):
+    for variant in ("clockwise", "cue_run", "cue_vs_hand", "pyramid_free", "pyramid_classic"):
         games += [(variant, {}, pair) for pair in pairs]
         pairs = [[a, d] for (a, _), (_, d) in zip(pairs, pairs[1:] + pairs[:1], strict=True)]
     return games
@@ -88,7 +101,12 @@ STROKE_TIME = timedelta(seconds=40)  # between two taps of the demo's marker
 
 # Games left in progress, so that the boards show something: (table index, variant, seats,
 # strokes recorded so far).
-IN_PROGRESS = [(0, "cork", [1, 3, 5, 10], 9), (1, "clockwise", [0, 2], 7)]
+IN_PROGRESS = [
+    (0, "cork", [1, 3, 5, 10], 9),
+    (1, "clockwise", [0, 2], 7),
+    (2, "pyramid_combined", [4, 6], 6),
+    (3, "pyramid_classic", [7, 8], 5),
+]
 
 
 def backdate(game, started):

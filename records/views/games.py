@@ -95,8 +95,9 @@ def settings_rows(game, variant):
         if field.name == "players" or field.name not in values:
             continue
         value = values[field.name]
-        if field.kind == "choice":
-            value = render_message(dict(field.choices).get(value, value))
+        if field.kind == "choice":  # a seat choice is stored as the seat's number
+            label = dict(field.choices).get(str(value))
+            value = render_message(label) if label is not None else str(value)
         elif field.kind == "bool":
             value = _("yes") if value else _("no")
         rows.append((render_message(field.label), value))

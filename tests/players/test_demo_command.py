@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from clubsite.roles import can_manage_roster, can_record_games
+from games import rules
 from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
@@ -59,15 +60,18 @@ def test_running_twice_changes_nothing():
 
 def test_passwords_are_random():
     first = re.findall(r"password: (\S+)", load())
-    User.objects.all().delete()
+    # Users are kept by the records they made (payments, shifts): rename them away.
+    for user in User.objects.all():
+        user.username = f"old-{user.username}"
+        user.save()
     second = re.findall(r"password: (\S+)", load())
     assert first and second and set(first).isdisjoint(second)
 
 
-def test_demo_club_has_finished_games_and_two_games_in_progress():
+def test_demo_club_has_finished_games_of_every_game_and_four_games_in_progress():
     output = load()
     finished = Game.objects.filter(status=GameStatus.FINISHED)
-    assert {g.variant for g in finished} == {"cork", "clockwise", "cue_run", "cue_vs_hand"}
+    assert {g.variant for g in finished} == set(rules.VARIANTS)
     assert all(g.result["winners"] for g in finished)
     assert all(seat.outcome for g in finished for seat in g.seats.all())
     for game in finished:  # played in the past, stroke after stroke
@@ -76,15 +80,21 @@ def test_demo_club_has_finished_games_and_two_games_in_progress():
             game.started_at < times[0] and times == sorted(times) and times[-1] < game.finished_at
         )
     playing = Game.objects.filter(status=GameStatus.IN_PROGRESS).order_by("table__number")
-    assert [(g.table.number, g.variant) for g in playing] == [(1, "cork"), (2, "clockwise")]
+    assert [(g.table.number, g.variant) for g in playing] == [
+        (1, "cork"),
+        (2, "clockwise"),
+        (3, "pyramid_combined"),
+        (4, "pyramid_classic"),
+    ]
     assert all(g.last_seq > 0 for g in playing)
-    assert f"Games: {Game.objects.count()} created." in output
+    # The demo tournaments' frames are games too, played after this line is printed.
+    assert f"Games: {Game.objects.filter(match_frame=None).count()} created." in output
 
 
 def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games():
     from records.stats import leaderboard
 
     load()
-    for variant in ("cork", "clockwise", "cue_run", "cue_vs_hand"):
+    for variant in ("cork", "clockwise", "cue_run", "cue_vs_hand", "pyramid_free"):
         rows, _, _ = leaderboard(variant, "all", min_games=3)
         assert len(rows) >= 6, variant
