@@ -122,9 +122,10 @@ def backdate(game, started):
 def load_demo_games(*, tables, players, marker, seed=2026):
     """Plays the demo history (spread over the past weeks) and leaves two games running.
 
-    Returns the number of games created; does nothing when the club already has games.
+    Returns the number of games created; does nothing when the club already has games (the
+    frames of the demo tournaments, loaded first, aside).
     """
-    if Game.objects.exists():
+    if Game.objects.filter(match_frame=None).exists():
         return 0
     rng = random.Random(seed)
     now = timezone.now()
