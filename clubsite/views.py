@@ -24,6 +24,11 @@ def home(request):
     return render(request, "home.html", {"tables": tables})
 
 
+def bad_request(request):
+    """The 400 page: the request held something no page accepts; nothing was changed."""
+    return render(request, "400.html", status=400)
+
+
 logger = logging.getLogger(__name__)
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from clubsite.htmx import page_or_partial
+from clubsite.roles import marker_required
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
@@ -71,6 +72,7 @@ def game_detail(request, pk):
         "game": game,
         "variant": variant,
         "seats": seats,
+        "seat_names": [seat.name for seat in seats],  # the log names the players
         "settings_rows": settings_rows(game, variant),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),
@@ -179,6 +181,7 @@ def sort_link(query, column, sort, desc):
 # --- handicap hint ---------------------------------------------------------------------------
 
 
+@marker_required
 @require_GET
 def handicap_hint(request):
     """A fragment for the start form: the suggested handicap for the chosen players and game.
