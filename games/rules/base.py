@@ -259,6 +259,8 @@ class Variant:
     max_seats: int = 2
     # What RULES.md marks as [decision] for this game and no setting shows (rules page).
     decisions: tuple[Message, ...] = ()
+    # Games that have a handicap (фора): whether these (validated) settings give one.
+    handicap_in_force: Callable[[Any], bool] | None = None
 
 
 # --- helpers shared by the game modules ---------------------------------------------------

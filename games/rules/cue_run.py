@@ -663,4 +663,5 @@ VARIANT = Variant(
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,
     decisions=DECISIONS,
+    handicap_in_force=lambda settings: settings.handicap != NO_HANDICAP,
 )

@@ -393,4 +393,5 @@ VARIANT = Variant(
     min_seats=2,
     max_seats=2,
     decisions=DECISIONS,
+    handicap_in_force=lambda settings: True,  # the hand player's game is the handicap
 )

@@ -74,7 +74,7 @@ def game_detail(request, pk):
         "game": game,
         "variant": variant,
         "seats": seats,
-        "settings_rows": settings_rows(game, variant),
+        "settings_rows": settings_rows(game, variant, seats),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),
         "steps": steps,
@@ -86,8 +86,12 @@ def game_detail(request, pk):
     return render(request, "games/records/game_detail.html", context)
 
 
-def settings_rows(game, variant):
-    """(label, value) of every setting the game was played with, as the rules page names them."""
+def settings_rows(game, variant, seats):
+    """(label, value) of every setting the game was played with, as the rules page names them.
+
+    A choice is looked up by its string key whatever type the stored settings give it (seat
+    settings are stored as integers); a seat choice names the player seated there.
+    """
     try:
         values = selectors.settings_of(game).to_dict()
     except rules.SettingsError:
@@ -97,8 +101,15 @@ def settings_rows(game, variant):
         if field.name == "players" or field.name not in values:
             continue
         value = values[field.name]
-        if field.kind == "choice":
-            value = render_message(dict(field.choices).get(value, value))
+        if field.choices == rules.SEAT_CHOICES and str(value).isdigit():
+            index = int(value)
+            value = (
+                seats[index].name
+                if index < len(seats)
+                else render_message(dict(field.choices).get(str(value), str(value)))
+            )
+        elif field.kind == "choice":
+            value = render_message(dict(field.choices).get(str(value), str(value)))
         elif field.kind == "bool":
             value = _("yes") if value else _("no")
         rows.append((render_message(field.label), value))

@@ -6,6 +6,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from clubsite.roles import can_manage_roster, can_record_games
+from games import rules
 from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
@@ -64,7 +65,7 @@ def test_passwords_are_random():
     assert first and second and set(first).isdisjoint(second)
 
 
-def test_demo_club_has_finished_games_and_two_games_in_progress():
+def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress():
     output = load()
     finished = Game.objects.filter(status=GameStatus.FINISHED)
     assert {g.variant for g in finished} == {"cork", "clockwise", "cue_run", "cue_vs_hand"}
@@ -76,8 +77,13 @@ def test_demo_club_has_finished_games_and_two_games_in_progress():
             game.started_at < times[0] and times == sorted(times) and times[-1] < game.finished_at
         )
     playing = Game.objects.filter(status=GameStatus.IN_PROGRESS).order_by("table__number")
-    assert [(g.table.number, g.variant) for g in playing] == [(1, "cork"), (2, "clockwise")]
+    assert [(g.table.number, g.variant) for g in playing] == [
+        (number, key) for number, key in enumerate(rules.VARIANTS, start=1)
+    ]
     assert all(g.last_seq > 0 for g in playing)
+    seated = [seat.player_id for g in playing for seat in g.seats.all() if seat.player_id]
+    assert len(seated) == len(set(seated))  # nobody plays at two tables at once
+    assert Table.objects.exclude(games__status=GameStatus.IN_PROGRESS).count() >= 2
     assert f"Games: {Game.objects.count()} created." in output
 
 
