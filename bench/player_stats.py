@@ -209,7 +209,7 @@ def timed(client, url, requests, rng):
     """(cold, median, p95, first request after a new finished game), in ms."""
     from django.core.cache import cache
 
-    from games import rating
+    from records import rating
 
     def get():
         began = time.perf_counter()

@@ -2,7 +2,7 @@ from functools import partial
 
 from django.conf import settings
 
-from clubsite.roles import can_manage_roster, can_record_games
+from clubsite.roles import can_manage_roster, can_manage_tariffs, can_record_games
 
 
 def club(request):
@@ -15,4 +15,5 @@ def club(request):
         "club_name": settings.CLUB_NAME,
         "can_record_games": partial(can_record_games, user),
         "can_manage_roster": partial(can_manage_roster, user),
+        "can_manage_tariffs": partial(can_manage_tariffs, user),
     }

@@ -16,6 +16,7 @@ MARKERS = "Markers"
 
 RECORD_GAMES = "games.record_game"
 MANAGE_ROSTER = "players.change_player"
+MANAGE_TARIFFS = "billing.change_tariff"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
@@ -27,6 +28,11 @@ ADMIN_PERMISSIONS = (
         for action in ("add", "change", "view", "delete")
     ]
     + [("games", f"view_{model}") for model in ("game", "seat", "event")]
+    + [
+        ("billing", f"{action}_{model}")
+        for model in ("tariff", "tariffband", "specialday", "billingsettings")
+        for action in ("add", "change", "view", "delete")
+    ]
 )
 
 
@@ -76,6 +82,10 @@ def can_manage_roster(user):
     return has_role_permission(user, MANAGE_ROSTER)
 
 
+def can_manage_tariffs(user):
+    return has_role_permission(user, MANAGE_TARIFFS)
+
+
 def staff_required(perm):
     """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
 
@@ -100,3 +110,4 @@ def staff_required(perm):
 
 marker_required = staff_required(RECORD_GAMES)
 roster_admin_required = staff_required(MANAGE_ROSTER)
+billing_admin_required = staff_required(MANAGE_TARIFFS)

@@ -51,7 +51,10 @@ INSTALLED_APPS = [
     "template_partials",
     "players",
     "tables",
+    "billing",  # before games: the roles are set up after games' migrations (games/apps.py)
     "games",
+    "boards",
+    "records",
     "clubsite",  # its admin.py: the user admin, limited for the Admins group
 ]
 
@@ -59,7 +62,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
-    "games.middleware.BoardPollMiddleware",
+    "boards.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards

@@ -1,8 +1,18 @@
+"""The site's routes. Each app lists its own; the URL namespaces are by what a page is about:
+``games`` (rules page, console, boards, game records), ``players``, ``tables``."""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from boards import urls as boards_urls
 from clubsite import views
+from games import urls as games_urls
+from players import urls as players_urls
+from records import urls as records_urls
+
+game_routes = games_urls.urlpatterns + boards_urls.urlpatterns + records_urls.game_urlpatterns
+player_routes = players_urls.urlpatterns + records_urls.player_urlpatterns
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -10,7 +20,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("players/", include("players.urls")),
+    path("players/", include((player_routes, "players"))),
     path("tables/", include("tables.urls")),
-    path("", include("games.urls")),
+    path("billing/", include("billing.urls")),
+    path("", include((game_routes, "games"))),
 ]

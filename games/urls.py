@@ -1,11 +1,12 @@
-"""Routes of the games app, mounted at the site root.
+"""Routes of the games app: the rules page and the marker's console.
 
-Areas: the rules page, the marker's console, the spectator boards, the game records.
+``clubsite/urls.py`` mounts them at the site root in the ``games`` URL namespace, together with
+the routes of ``boards`` and ``records``: the names ``games:board``, ``games:detail``, … stay.
 """
 
 from django.urls import path
 
-from games.views import boards, console, records, rules_page
+from games.views import console, rules_page
 
 app_name = "games"
 
@@ -23,13 +24,4 @@ urlpatterns = [
     path("marker/games/<int:pk>/finish/", console.finish, name="finish"),
     path("marker/games/<int:pk>/result/", console.result, name="result"),
     path("marker/games/<int:pk>/rematch/", console.rematch, name="rematch"),
-    # Spectator boards (public)
-    path("tables/<int:number>/board/", boards.board, name="board"),
-    path("board/", boards.wall, name="wall"),
-    # Records: finished games (public)
-    path("games/<int:pk>/", records.game_detail, name="detail"),
-    path("games/export.csv", records.games_csv, name="games_csv"),
-    path("leaderboards/", records.leaderboard_view, name="leaderboard"),
-    path("leaderboards/export.csv", records.stats_csv, name="stats_csv"),
-    path("marker/handicap-hint/", records.handicap_hint, name="handicap_hint"),
 ]

@@ -1,6 +1,9 @@
 from django.urls import path
 
-from players.views import records, roster
+from players.views import roster
+
+"""Routes of the roster, mounted at /players/ in the ``players`` URL namespace (with the
+player page of ``records``, see ``clubsite/urls.py``)."""
 
 app_name = "players"
 
@@ -15,6 +18,4 @@ urlpatterns = [
     path("export.csv", roster.players_export, name="export"),
     path("import/", roster.players_import, name="import"),
     path("import/confirm/", roster.players_import_confirm, name="import_confirm"),
-    # Public player records
-    path("<int:pk>/", records.player_detail, name="detail"),
 ]

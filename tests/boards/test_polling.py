@@ -136,12 +136,12 @@ def test_the_board_page_loads_its_scripts_and_the_reconnecting_mark(client, tabl
 def test_the_fast_path_answers_before_the_session_and_the_view(
     client, table, marker_user, monkeypatch, django_assert_max_num_queries
 ):
-    """games.middleware.BoardPollMiddleware (before the session) answers unchanged polls."""
+    """boards.middleware.BoardPollMiddleware (before the session) answers unchanged polls."""
     from django.conf import settings
 
-    from games.views import boards
+    from boards import views as boards
 
-    fast = settings.MIDDLEWARE.index("games.middleware.BoardPollMiddleware")
+    fast = settings.MIDDLEWARE.index("boards.middleware.BoardPollMiddleware")
     assert fast < settings.MIDDLEWARE.index("django.contrib.sessions.middleware.SessionMiddleware")
     client.force_login(marker_user)
     start(table, "cork", ["Аня", "Борис"], marker_user)
@@ -170,7 +170,7 @@ def test_the_fast_path_leaves_other_requests_alone(client, table, marker_user):
 def test_a_change_already_rendered_for_one_tv_is_sent_to_the_next_on_the_fast_path(
     client, table, marker_user, monkeypatch, django_assert_max_num_queries
 ):
-    from games.views import boards
+    from boards import views as boards
 
     game = start(table, "cork", ["Аня", "Борис"], marker_user)
     old_fp = shown_fp(client.get(BOARD).content.decode())

@@ -7,8 +7,8 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from games import rating
-from games.views import boards
+from boards import views as boards
+from records import rating
 
 from .helpers import ev, poll, record, shown_fp, start
 

@@ -5,10 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from boards.views import qr_svg
 from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Game
-from games.views.boards import qr_svg
 from players.models import Player
 
 from .helpers import ev, record, seats, start, text_of

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.boards import wall_grid
+from boards.content import wall_grid
 from tables.models import Table
 
 from .helpers import ev, record, start

@@ -88,7 +88,7 @@ def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress():
 
 
 def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games():
-    from games.records import leaderboard
+    from records.stats import leaderboard
 
     load()
     for variant in ("cork", "clockwise", "cue_run", "cue_vs_hand"):

@@ -1,7 +1,7 @@
 import pytest
 from django.core.cache import cache
 
-from games import rating
+from records import rating
 
 
 @pytest.fixture(autouse=True)

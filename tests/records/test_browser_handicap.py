@@ -21,7 +21,7 @@ def add_player(page, name):
 
 
 def test_marker_accepts_the_suggested_handicap(page, live_server, marker_user):
-    from games import rating
+    from records import rating
 
     rating.forget()
     Table.objects.create(number=5)

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
-from games.handicap import cue_run_handicap, cue_vs_hand_target, suggest
+from records.handicap import cue_run_handicap, cue_vs_hand_target, suggest
 
 from .helpers import T0, clockwise_stats, cue_run_stats, finished, hand_stats, player
 

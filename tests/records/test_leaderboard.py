@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games.records import leaderboard, period_start
+from records.stats import leaderboard, period_start
 
 from .helpers import clockwise_stats, cue_run_stats, finished, player
 

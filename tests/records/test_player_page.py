@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, GameStatus, Seat
-from games.records import player_records
+from records.stats import player_records
 
 from .helpers import (
     T0,

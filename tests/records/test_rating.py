@@ -6,8 +6,8 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 
-from games import rating
 from games.models import Game
+from records import rating
 
 from .helpers import T0, clockwise_stats, cork_stats, cue_run_stats, finished, hand_stats, player
 

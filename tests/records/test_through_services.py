@@ -8,8 +8,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rating, rules, selectors, services
-from games.records import player_records
+from games import rules, selectors, services
+from records import rating
+from records.stats import player_records
 
 from .helpers import player, table
 

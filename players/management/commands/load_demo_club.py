@@ -11,6 +11,7 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from billing.demo import load_demo_tariffs
 from clubsite.roles import ADMINS, MARKERS, ensure_roles
 from games import rules
 from games.demo import load_demo_games
@@ -74,6 +75,8 @@ class Command(BaseCommand):
             marker=get_user_model().objects.get(username="marker"),
         )
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
+        tariffs = load_demo_tariffs()
+        self.stdout.write(f"Tariffs: {tariffs} created.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(

@@ -1,0 +1,49 @@
+"""Django admin for the tariff: a kind's bands are edited together on the kind's page, so a
+gap or an overlap in the week is refused before anything is saved."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from billing.forms import BandFormSet, TariffBandForm
+from billing.labels import money
+from billing.models import BillingSettings, SpecialDay, Tariff, TariffBand
+
+
+class TariffBandInline(admin.TabularInline):
+    model = TariffBand
+    form = TariffBandForm
+    formset = BandFormSet
+    extra = 1
+
+
+@admin.register(Tariff)
+class TariffAdmin(admin.ModelAdmin):
+    list_display = ["kind", "bands_summary"]
+    inlines = [TariffBandInline]
+
+    @admin.display(description=_("price bands"))
+    def bands_summary(self, tariff):
+        return "; ".join(
+            f"{band.weekdays_label} {band.hours_label} {money(band.price_per_hour)}"
+            for band in tariff.bands.all()
+        )
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("bands")
+
+
+@admin.register(SpecialDay)
+class SpecialDayAdmin(admin.ModelAdmin):
+    list_display = ["date", "priced_as", "note"]
+    date_hierarchy = "date"
+
+
+@admin.register(BillingSettings)
+class BillingSettingsAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "step_minutes", "minimum_minutes"]
+
+    def has_add_permission(self, request):
+        return not BillingSettings.objects.exists() and super().has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,111 @@
+"""Forms of billing: a tariff's bands (edited together, so the week is checked whole) and
+the price preview."""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.forms.models import BaseInlineFormSet
+from django.utils.translation import gettext_lazy as _
+
+from billing import pricing, services
+from billing.models import WEEKDAY_CHOICES, TariffBand
+from tables.models import TableKind
+
+DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
+
+
+class RoublesField(forms.DecimalField):
+    """Money typed in roubles (``450`` or ``450,50``), cleaned to integer kopecks."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", Decimal("0"))
+        kwargs.setdefault("max_value", Decimal("1000000"))
+        super().__init__(max_digits=9, decimal_places=2, localize=True, **kwargs)
+
+    def prepare_value(self, value):
+        if isinstance(value, int):
+            return Decimal(value) / 100
+        return super().prepare_value(value)
+
+    def clean(self, value):
+        roubles = super().clean(value)
+        if roubles is None:
+            return None
+        return int((roubles * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+
+
+class TariffBandForm(forms.ModelForm):
+    weekdays = forms.TypedMultipleChoiceField(
+        label=_("weekdays"),
+        choices=WEEKDAY_CHOICES,
+        coerce=int,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    price_per_hour = RoublesField(label=_("price per hour, ₽"))
+
+    class Meta:
+        model = TariffBand
+        fields = ["weekdays", "start", "end", "price_per_hour"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["weekdays"] = sorted(self.instance.weekday_numbers)
+
+    def clean_weekdays(self):
+        return "".join(str(day) for day in sorted(set(self.cleaned_data["weekdays"])))
+
+    def band(self):
+        """The cleaned band for the pricing engine, or None when it is invalid or deleted."""
+        data = getattr(self, "cleaned_data", None)
+        if not data or data.get("DELETE") or not self.has_changed() and not self.instance.pk:
+            return None
+        if any(data.get(name) is None for name in ("start", "end", "price_per_hour")):
+            return None
+        if not data.get("weekdays"):
+            return None
+        return pricing.Band(
+            weekdays=frozenset(int(day) for day in data["weekdays"]),
+            start=data["start"],
+            end=data["end"],
+            price_per_hour=data["price_per_hour"],
+        )
+
+
+class BandFormSet(BaseInlineFormSet):
+    """Refuses a set of bands that leaves a gap in the week or covers an hour twice."""
+
+    def clean(self):
+        super().clean()
+        if any(form.errors for form in self.forms):
+            return  # each form says what is wrong first
+        bands = [band for band in (form.band() for form in self.forms) if band]
+        services.validate_week(bands)
+
+
+class PricePreviewForm(forms.Form):
+    kind = forms.ChoiceField(label=_("table kind"), choices=TableKind.choices)
+    start = forms.DateTimeField(
+        label=_("start"),
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    end = forms.DateTimeField(
+        label=_("end"),
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    discount_percent = forms.IntegerField(
+        label=_("member's discount, %"), min_value=0, max_value=100, initial=0, required=False
+    )
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end:
+            if end <= start:
+                raise ValidationError(_("The end must be after the start."))
+            if (end - start).days > 31:
+                raise ValidationError(_("Preview at most 31 days at once."))
+        return data

@@ -1,0 +1,135 @@
+"""Spectator boards: the TV board of one table and the club wall. Nobody signs in to watch.
+
+What a board shows is built by ``boards.content``; how its once-a-second polls stay cheap (the
+fingerprint, the empty 204, the render cache) is ``boards.polls``.
+
+What a board shows of a table: its game in progress; else its game finished in the last
+``board_polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
+"""
+
+from functools import lru_cache
+
+import segno
+from django.conf import settings as django_settings
+from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from boards.content import game_board, wall_grid
+from boards.polls import (
+    FREE,
+    cached_render,
+    fragment,
+    game_fingerprint,
+    games_on_show,
+    poll_fingerprint,
+    table_fingerprint,
+    unchanged,
+    wall_fingerprint,
+)
+from games.models import Game
+from tables.models import Table
+
+THEMES = ("dark", "light")  # ?theme=…; the first is the default (a TV in a dim hall)
+
+
+# --- the table board ------------------------------------------------------------------------
+
+
+def _shown_game(number):
+    game = Game.objects.filter(table__number=number).select_related("table").order_by("-pk")
+    game = game.first()
+    if game is None:
+        return None, FREE
+    fp = game_fingerprint(game.pk, game.last_seq, game.status, game.finished_at, timezone.now())
+    return (game, fp) if fp else (None, FREE)
+
+
+def _board_context(number):
+    game, fp = _shown_game(number)
+    return {
+        "number": number,
+        "fp": fp,
+        "board": game_board(game) if game else None,
+        "club_name": django_settings.CLUB_NAME,
+    }
+
+
+def _theme(request):
+    theme = request.GET.get("theme")
+    return theme if theme in THEMES else THEMES[0]
+
+
+@lru_cache(maxsize=128)
+def qr_svg(url):
+    """The QR code of ``url`` as inline SVG (sized by CSS), made here by segno."""
+    return segno.make(url, error="m").svg_inline(
+        scale=1, border=2, omitsize=True, dark="#000", light="#fff"
+    )
+
+
+@require_safe
+@never_cache
+def board(request, number):
+    """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
+    shown = poll_fingerprint(request)
+    if shown is not None:
+        # boards.middleware.BoardPollMiddleware has usually made this check already.
+        fp = getattr(request, "board_fingerprint", None) or table_fingerprint(number)
+        if shown == fp:
+            return unchanged()
+
+        def build():
+            return render_to_string("boards/table.html#board", _board_context(number))
+
+        return fragment(cached_render(f"t{number}:{fp}", build), fp)
+    table = get_object_or_404(Table, number=number)
+    context = _board_context(number)
+    context |= {
+        "table": table,
+        "theme": _theme(request),
+        "qr": qr_svg(request.build_absolute_uri(request.path)),
+    }
+    return render(request, "boards/table.html", context)
+
+
+# --- the club wall --------------------------------------------------------------------------
+
+
+def _wall_context():
+    tables = list(Table.objects.filter(is_active=True).order_by("number"))
+    games = games_on_show(timezone.now()).filter(table__in=tables).order_by("-pk")
+    shown = {}
+    for game in games:
+        shown.setdefault(game.table_id, game)
+    tiles = [
+        {"table": t, "board": game_board(shown[t.pk]) if t.pk in shown else None} for t in tables
+    ]
+    columns, rows = wall_grid(len(tiles))
+    return {
+        "tiles": tiles,
+        "columns": columns,
+        "rows": rows,
+        "fp": wall_fingerprint(),
+        "club_name": django_settings.CLUB_NAME,
+    }
+
+
+@require_safe
+@never_cache
+def wall(request):
+    """The club wall: every active table as a tile; polls like the table board."""
+    shown = poll_fingerprint(request)
+    if shown is not None:
+        fp = wall_fingerprint()
+        if shown == fp:
+            return unchanged()
+
+        def build():
+            return render_to_string("boards/wall.html#wall", _wall_context())
+
+        return fragment(cached_render(f"wall:{fp}", build), fp)
+    context = _wall_context() | {"theme": _theme(request)}
+    return render(request, "boards/wall.html", context)

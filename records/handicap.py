@@ -1,0 +1,234 @@
+"""Suggested handicaps (фора) from the two players' records; the marker may accept or change them.
+
+«Кладка шаров кием» (cue_run): from each player's average strokes per complete run
+    Each player's average is taken over his last ``RECENT_RUNS`` complete runs (raw strokes,
+    penalty strokes included, handicaps ignored: what he actually needs to clear the table);
+    both need at least ``MIN_RUNS`` of them. With ``d`` = the weaker player's average minus
+    the stronger player's, rounded to the nearest half stroke, and counting the right to start
+    as half a stroke:
+
+    - d = 0            → no handicap;
+    - d = ½            → "the stronger player starts";
+    - d = N (whole)    → "the weaker player gets N extra strokes";
+    - d = N + ½        → "mixed": the stronger player starts and gives N strokes.
+
+    N is at most ``MAX_STROKES``.
+
+«Снимание шаров рукой» (cue_vs_hand): who takes the cue
+    The stronger player takes the cue, the weaker rolls by hand. "Stronger" is the higher
+    rating of the pocketing games (see ``records.rating``) when both players have at least
+    ``MIN_RATED_GAMES`` rated games; otherwise the higher sports class; otherwise there is no
+    suggestion. With ``E`` the stronger player's expected score on equal terms (Elo), the
+    players are "evenly matched" when E < ``EVEN`` (a rating gap under about 70 points): the
+    fragment then says that they may as well play on equal terms.
+
+    Balls to win (``target``): from their earlier games against each other with these roles
+    (see ``cue_vs_hand_target``): when the cue player keeps winning, a shorter game gives the
+    hand player more chances; otherwise the full game to 8.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+
+from games.models import GameStatus, Outcome, Seat, Variant
+from players.models import Player, SkillClass
+from records import rating
+
+VARIANTS = (Variant.CUE_RUN, Variant.CUE_VS_HAND)
+RECENT_RUNS = 20
+MIN_RUNS = 3
+MAX_STROKES = 15
+MIN_RATED_GAMES = 5
+EVEN = 0.6
+SKILL_ORDER = [choice for choice, _label in SkillClass.choices]  # weakest first
+
+# The start form's names for the settings a suggestion fills in (its fields are "s_<name>").
+CUE_RUN_SETTINGS = {"kind": "handicap", "strokes": "handicap_strokes", "strong": "strong_seat"}
+CUE_VS_HAND_SETTINGS = {"cue": "cue_seat", "target": "target"}
+FULL_TARGET = 8  # the longest game the rules allow (more than half of the 15 balls)
+SHORTEST_TARGET = 4
+MIN_HEAD_TO_HEAD = 3
+
+
+@dataclass
+class Hint:
+    """What the start form shows: a sentence, the figures behind it, and the settings to set."""
+
+    summary: str
+    reasons: list[str] = field(default_factory=list)
+    settings: dict[str, object] = field(default_factory=dict)  # setting name -> value
+
+    @property
+    def acceptable(self):
+        return bool(self.settings)
+
+
+def seat_players(tokens):
+    """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
+    ids = [int(t[2:]) for t in tokens if t.startswith("p:") and t[2:].isdigit()]
+    players = Player.objects.in_bulk(ids)
+    return [
+        players.get(int(t[2:])) if t.startswith("p:") and t[2:].isdigit() else None for t in tokens
+    ]
+
+
+def suggest(variant, tokens) -> Hint | None:
+    """The hint for ``variant`` and the seats chosen so far (None until there are two)."""
+    players = seat_players(tokens)
+    if len(players) != 2:
+        return None
+    if any(player is None for player in players):
+        return Hint(_("No handicap is suggested for a guest: guests have no records."))
+    if variant == Variant.CUE_RUN:
+        return suggest_cue_run(*players)
+    return suggest_cue_vs_hand(*players)
+
+
+# --- «Кладка шаров кием» ---------------------------------------------------------------------
+
+
+def recent_runs(player, limit=RECENT_RUNS):
+    """Strokes of the player's last complete runs in «Кладка шаров кием», newest first."""
+    return list(
+        Seat.objects.filter(
+            player=player,
+            game__status=GameStatus.FINISHED,
+            game__variant=Variant.CUE_RUN,
+            stats__complete=True,
+        )
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("stats__strokes", flat=True)[:limit]
+    )
+
+
+def cue_run_handicap(weaker_average: float, stronger_average: float):
+    """(kind, strokes) for the averages of the two players (see the module's docstring)."""
+    halves = round(2 * max(0.0, weaker_average - stronger_average))
+    strokes, start = min(halves // 2, MAX_STROKES), bool(halves % 2)
+    if strokes == 0:
+        return ("start" if start else "none"), 0
+    return ("mixed" if start else "extra_strokes"), strokes
+
+
+def suggest_cue_run(first, second) -> Hint:
+    runs = [recent_runs(first), recent_runs(second)]
+    for player, player_runs in zip((first, second), runs, strict=True):
+        if len(player_runs) < MIN_RUNS:
+            return Hint(
+                _(
+                    "Not enough records for a suggestion: %(player)s has %(runs)s complete runs, "
+                    "%(needed)s are needed."
+                )
+                % {"player": player.display_name, "runs": len(player_runs), "needed": MIN_RUNS}
+            )
+    averages = [sum(r) / len(r) for r in runs]
+    strong = 0 if averages[0] <= averages[1] else 1
+    weak = 1 - strong
+    players = (first, second)
+    kind, strokes = cue_run_handicap(averages[weak], averages[strong])
+    names = {"strong": players[strong].display_name, "weak": players[weak].display_name}
+    summary = {
+        "none": _("Evenly matched: no handicap."),
+        "start": _("%(strong)s starts."),
+        "extra_strokes": _("%(weak)s gets %(strokes)s extra strokes."),
+        "mixed": _("%(strong)s starts and gives %(weak)s %(strokes)s strokes."),
+    }[kind] % {**names, "strokes": strokes}
+    reasons = [
+        _("%(player)s: %(average)s strokes per run on average (last %(runs)s runs)")
+        % {"player": p.display_name, "average": number_format(a, 1), "runs": len(r)}
+        for p, a, r in zip(players, averages, runs, strict=True)
+    ]
+    names = CUE_RUN_SETTINGS
+    return Hint(
+        summary,
+        reasons,
+        {names["kind"]: kind, names["strokes"]: strokes, names["strong"]: str(strong)},
+    )
+
+
+# --- «Снимание шаров рукой» ------------------------------------------------------------------
+
+
+def head_to_head(cue_player, hand_player):
+    """(games, wins of the cue player) in «Снимание шаров рукой» with these roles."""
+    figures = Seat.objects.filter(
+        player=cue_player,
+        stats__role="cue",
+        game__status=GameStatus.FINISHED,
+        game__variant=Variant.CUE_VS_HAND,
+        game__seats__player=hand_player,
+    ).aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)))
+    return figures["games"], figures["wins"]
+
+
+def suggest_cue_vs_hand(first, second) -> Hint:
+    ratings = rating.ratings_for(Variant.CUE_VS_HAND)
+    players = (first, second)
+    games = [ratings.games.get(p.pk, 0) for p in players]
+    values = [ratings.rating(p.pk) for p in players]
+    reasons = [
+        _("%(player)s: rating %(rating)s (%(games)s rated games)")
+        % {"player": p.display_name, "rating": round(v), "games": g}
+        for p, v, g in zip(players, values, games, strict=True)
+    ]
+    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
+        strong = 0 if values[0] > values[1] else 1
+        even = rating.expected(values[strong], values[1 - strong]) < EVEN
+    else:
+        classes = [SKILL_ORDER.index(p.skill_class) for p in players]
+        if classes[0] == classes[1]:
+            return Hint(
+                _(
+                    "Not enough records for a suggestion: both players need %(needed)s rated "
+                    "games, or different sports classes."
+                )
+                % {"needed": MIN_RATED_GAMES},
+                reasons,
+            )
+        strong = 0 if classes[0] > classes[1] else 1
+        even = False
+        reasons.append(
+            _("%(player)s has the higher sports class (%(class)s)")
+            % {
+                "player": players[strong].display_name,
+                "class": players[strong].get_skill_class_display(),
+            }
+        )
+    cue, hand = players[strong], players[1 - strong]
+    played, won = head_to_head(cue, hand)
+    target = cue_vs_hand_target(played, won)
+    if played:
+        reasons.append(
+            _("With these roles %(cue)s won %(won)s of %(played)s games against %(hand)s.")
+            % {"cue": cue.display_name, "won": won, "played": played, "hand": hand.display_name}
+        )
+    summary = _("%(cue)s plays with the cue, %(hand)s by hand, to %(target)s balls.") % {
+        "cue": cue.display_name,
+        "hand": hand.display_name,
+        "target": target,
+    }
+    if even:
+        summary += " " + _("They are evenly matched: they may as well play on equal terms.")
+    names = CUE_VS_HAND_SETTINGS
+    return Hint(summary, reasons, {names["cue"]: str(strong), names["target"]: target})
+
+
+def cue_vs_hand_target(played: int, cue_wins: int) -> int:
+    """Balls to win: a shorter game gives the weaker side more chances.
+
+    Fewer than ``MIN_HEAD_TO_HEAD`` earlier games with these roles, or the cue player won at
+    most half of them: the full game (``FULL_TARGET``). Otherwise the target drops by one ball
+    for every 12.5 points of the cue player's win rate above 50 %:
+    ``8 − round((rate − ½) × 8)``, at least ``SHORTEST_TARGET`` (rate ¾ → 6, rate 1 → 4).
+    """
+    if played < MIN_HEAD_TO_HEAD:
+        return FULL_TARGET
+    rate = cue_wins / played
+    if rate <= 0.5:
+        return FULL_TARGET
+    return max(SHORTEST_TARGET, FULL_TARGET - round((rate - 0.5) * FULL_TARGET))

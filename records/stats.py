@@ -1,0 +1,498 @@
+"""Players' records: the figures of the player page, the leaderboards and the CSV exports.
+
+Every figure is computed by the database from the rows a finished game leaves behind —
+``Seat.outcome``, ``Seat.score`` and ``Seat.stats`` (the rules engine's ``seat_stats``; see
+CONTRACTS.md for its keys per game) — with one aggregate query per page, never by a Python
+loop over the games. Only finished games count; guests (seats without a roster player) have
+no records.
+
+A figure is declared once (``Figure``) and used by the player page, the leaderboard and the
+CSV export alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.cache import cache
+from django.db.models import Avg, Count, F, FloatField, IntegerField, Min, Prefetch, Q, Sum
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.i18n import render_message
+from games.models import Game, GameStatus, Outcome, Seat, Variant
+from records import rating
+
+FINISHED = GameStatus.FINISHED
+
+
+# --- figures ---------------------------------------------------------------------------------
+
+
+def stat_int(*path: str):
+    """An integer from ``Seat.stats`` (``stat_int("fouls", "miss")`` is stats.fouls.miss)."""
+    return Cast(KT("__".join(("stats",) + path)), IntegerField())
+
+
+def stat_float(*path: str):
+    return Cast(KT("__".join(("stats",) + path)), FloatField())
+
+
+EVERYTHING = Q()
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One aggregate over a player's seats: ``aggregate(source, filter=only & the scope)``.
+
+    ``fmt``: "int" or "dec" (one decimal). ``lower_is_better`` sets the default sort order.
+    """
+
+    key: str
+    label: object  # a lazy translation
+    aggregate: Callable
+    source: object = "id"
+    only: Q = EVERYTHING
+    fmt: str = "int"
+    lower_is_better: bool = False
+
+    def expression(self, scope: Q = EVERYTHING):
+        if self.aggregate is Avg:
+            return self.aggregate(self.source, filter=scope & self.only, output_field=FloatField())
+        return self.aggregate(self.source, filter=scope & self.only)
+
+
+OUTCOME_FIGURES = (
+    Figure("games", _("Games"), Count),
+    Figure("wins", _("Wins"), Count, only=Q(outcome=Outcome.WIN)),
+    Figure("losses", _("Losses"), Count, only=Q(outcome=Outcome.LOSS), lower_is_better=True),
+    Figure("draws", _("Draws"), Count, only=Q(outcome=Outcome.DRAW)),
+)
+
+
+def _cork_foul_figures():
+    """Fouls per game, one figure per kind of foul the cork game knows."""
+    from games.rules import get_variant
+
+    return tuple(
+        Figure(
+            f"foul_{code}",
+            lazy_message(label),
+            Avg,
+            Coalesce(stat_float("fouls", code), 0.0),
+            fmt="dec",
+            lower_is_better=True,
+        )
+        for code, label in get_variant("cork").foul_labels.items()
+    )
+
+
+lazy_message = lazy(render_message, str)  # a rules Message, rendered in the request's language
+
+COMPLETE_RUN = Q(stats__complete=True)
+
+VARIANT_FIGURES: dict[str, tuple[Figure, ...]] = {
+    Variant.CORK: (
+        Figure("points_won", _("Points won"), Sum, stat_int("points_won")),
+        Figure(
+            "points_won_per_game",
+            _("Points won per game"),
+            Avg,
+            stat_float("points_won"),
+            fmt="dec",
+        ),
+        Figure("scoring_strokes", _("Scoring strokes"), Sum, stat_int("scoring_strokes")),
+        Figure(
+            "fouls_per_game",
+            _("Fouls per game"),
+            Avg,
+            stat_float("fouls_total"),
+            fmt="dec",
+            lower_is_better=True,
+        ),
+    ),
+    Variant.CLOCKWISE: (
+        Figure("balls_per_game", _("Balls per game"), Avg, stat_float("balls"), fmt="dec"),
+        Figure("points_per_game", _("Points per game"), Avg, stat_float("points"), fmt="dec"),
+        Figure(
+            "wrong_pockets",
+            _("Wrong pockets"),
+            Sum,
+            stat_int("wrong_pockets"),
+            lower_is_better=True,
+        ),
+        Figure(
+            "fouls_per_game",
+            _("Fouls per game"),
+            Avg,
+            stat_float("fouls"),
+            fmt="dec",
+            lower_is_better=True,
+        ),
+    ),
+    Variant.CUE_RUN: (
+        Figure("runs", _("Complete runs"), Count, only=COMPLETE_RUN),
+        Figure(
+            "best_run",
+            _("Best run (strokes)"),
+            Min,
+            stat_int("strokes"),
+            only=COMPLETE_RUN,
+            lower_is_better=True,
+        ),
+        Figure(
+            "average_run",
+            _("Average strokes per run"),
+            Avg,
+            stat_float("strokes"),
+            only=COMPLETE_RUN,
+            fmt="dec",
+            lower_is_better=True,
+        ),
+        Figure("perfect_runs", _("Perfect runs (16 in 16)"), Count, only=Q(stats__perfect=True)),
+    ),
+    Variant.CUE_VS_HAND: (
+        Figure("cue_games", _("Games with the cue"), Count, only=Q(stats__role="cue")),
+        Figure(
+            "cue_wins",
+            _("Won with the cue"),
+            Count,
+            only=Q(stats__role="cue", outcome=Outcome.WIN),
+        ),
+        Figure("hand_games", _("Games by hand"), Count, only=Q(stats__role="hand")),
+        Figure(
+            "hand_wins",
+            _("Won by hand"),
+            Count,
+            only=Q(stats__role="hand", outcome=Outcome.WIN),
+        ),
+    ),
+}
+
+
+def variant_figures(variant: str, detailed: bool = False) -> tuple[Figure, ...]:
+    """The figures of one game; ``detailed`` adds the cork's fouls per game by kind."""
+    figures = VARIANT_FIGURES[variant]
+    if detailed and variant == Variant.CORK:
+        figures = figures + _cork_foul_figures()
+    return figures
+
+
+def format_figure(value, fmt="int"):
+    """A figure as the pages show it: one decimal (localised) for "dec", a dash for none."""
+    if value is None:
+        return "—"
+    if fmt == "dec":
+        return number_format(value, 1)
+    return str(int(value))
+
+
+def win_percentage(wins, games):
+    return round(100.0 * wins / games, 1) if games else None
+
+
+# --- periods ---------------------------------------------------------------------------------
+
+PERIODS = {"month": _("This month"), "year": _("This year"), "all": _("All time")}
+
+
+def period_start(period: str, now: datetime | None = None) -> datetime | None:
+    """The first moment of this month / this year in the club's time zone (None: all time)."""
+    local = timezone.localtime(now)
+    if period == "month":
+        return local.replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    if period == "year":
+        return local.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+    return None
+
+
+# --- the player page -------------------------------------------------------------------------
+
+
+def finished_seats():
+    return Seat.objects.filter(game__status=FINISHED)
+
+
+@dataclass
+class VariantRecord:
+    variant: str
+    label: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    figures: list[tuple[Figure, object]]
+
+    @property
+    def win_percentage(self):
+        return win_percentage(self.wins, self.games)
+
+    @property
+    def main(self):
+        """(label, formatted value) of the game's own figures."""
+        return [
+            (f.label, format_figure(v, f.fmt))
+            for f, v in self.figures
+            if not f.key.startswith("foul_")
+        ]
+
+    @property
+    def fouls(self):
+        """(label, fouls per game) for every kind of foul (cork)."""
+        return [
+            (f.label, format_figure(v, f.fmt)) for f, v in self.figures if f.key.startswith("foul_")
+        ]
+
+
+def player_records(player) -> list[VariantRecord]:
+    """Per game played: games, wins, losses, draws and the game's own figures; one query."""
+    key = f"records:player:v1:{player.pk}:{_stamp_text()}"
+    values = cache.get(key)  # cached until another game finishes (or for an hour)
+    if values is None:
+        aggregates = {}
+        for variant in Variant.values:
+            scope = Q(game__variant=variant)
+            for figure in OUTCOME_FIGURES + variant_figures(variant, detailed=True):
+                aggregates[f"{variant}_{figure.key}"] = figure.expression(scope)
+        values = finished_seats().filter(player=player).aggregate(**aggregates)
+        cache.set(key, values, 3600)
+    records = []
+    for variant, label in Variant.choices:
+        figures = {f.key: values[f"{variant}_{f.key}"] for f in OUTCOME_FIGURES}
+        if not figures["games"]:
+            continue
+        records.append(
+            VariantRecord(
+                variant,
+                label,
+                **figures,
+                figures=[(f, values[f"{variant}_{f.key}"]) for f in variant_figures(variant, True)],
+            )
+        )
+    return records
+
+
+def player_games(player):
+    """The player's games, newest first, each with its table and all its seats' players."""
+    return (
+        Seat.objects.filter(player=player)
+        .select_related("game", "game__table")
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("player")))
+        .order_by("-game__started_at", "-game_id")
+    )
+
+
+def player_ratings(player) -> list[dict]:
+    """The player's rating in every family he has rated games in, with its history."""
+    ratings = []
+    for family in rating.FAMILIES:
+        state = rating.current(family)
+        history = state.history.get(player.pk)
+        if not history:
+            continue
+        ratings.append(
+            {
+                "family": family,
+                "label": rating.FAMILY_LABELS[family],
+                "rating": round(state.rating(player.pk)),
+                "games": state.games[player.pk],
+                "chart": rating_chart(history),
+            }
+        )
+    return ratings
+
+
+def rating_chart(history, width=480, height=170, max_points=400):
+    """Coordinates for a server-rendered SVG line of a rating over time.
+
+    ``history``: [(game_id, finished_at timestamp, rating after), …], oldest first. The line
+    starts at the initial rating just before the first game; x is proportional to time.
+    """
+    left, right, top, bottom = 44, 12, 10, 24  # room for the rating and date labels
+    points = [(history[0][1], rating.INITIAL)] + [(ts, value) for _gid, ts, value in history]
+    if len(points) > max_points:  # keep the shape, bound the size of the page
+        step = len(points) / max_points
+        points = [points[int(i * step)] for i in range(max_points)] + [points[-1]]
+    times = [p[0] for p in points]
+    values = [p[1] for p in points]
+    low, high = min(values), max(values)
+    if high - low < 20:
+        low, high = low - 10, high + 10
+    t0, t1 = times[0], times[-1]
+    span = (t1 - t0) or 1.0
+
+    # Coordinates as text: a template would localise floats (a decimal comma breaks the SVG).
+    def x(ts):
+        return f"{left + (width - left - right) * (ts - t0) / span:.1f}"
+
+    def y(value):
+        return f"{top + (height - top - bottom) * (high - value) / (high - low):.1f}"
+
+    tz = timezone.get_current_timezone()
+    return {
+        "width": width,
+        "height": height,
+        "points": " ".join(f"{x(ts)},{y(v)}" for ts, v in points),
+        "high": round(high),
+        "low": round(low),
+        "high_y": y(high),
+        "low_y": y(low),
+        "initial_y": y(rating.INITIAL) if low < rating.INITIAL < high else None,
+        "left": left,
+        "label_x": left - 6,
+        "right": width - right,
+        "date_y": height - 6,
+        "first": datetime.fromtimestamp(t0, tz),
+        "last": datetime.fromtimestamp(t1, tz),
+        "last_x": x(t1),
+        "last_y": y(values[-1]),
+    }
+
+
+# --- leaderboards ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: object
+    fmt: str = "int"
+    lower_is_better: bool = False
+
+
+def leaderboard_columns(variant: str) -> list[Column]:
+    columns = [Column(f.key, f.label, f.fmt, f.lower_is_better) for f in OUTCOME_FIGURES]
+    columns.append(Column("win_percentage", _("Wins, %"), "dec"))
+    columns.append(Column("rating", _("Rating")))
+    columns += [Column(f.key, f.label, f.fmt, f.lower_is_better) for f in VARIANT_FIGURES[variant]]
+    return columns
+
+
+def leaderboard(variant: str, period: str = "all", min_games: int = 1, sort: str = "", desc=None):
+    """One row per roster player with at least ``min_games`` finished games of ``variant``
+    in ``period``: his outcome counts, win percentage, current rating and the game's figures.
+
+    Sorted by ``sort`` (a column key; default: win percentage), best first unless ``desc``
+    says otherwise; ties by games played, then name. One aggregate query (plus the cached
+    ratings).
+    """
+    rows = _board_rows(variant, period_start(period), max(1, min_games))
+    ratings = rating.ratings_for(variant)
+    for row in rows:
+        row["name"] = row["nickname"] or row["full_name"]
+        row["win_percentage"] = win_percentage(row["wins"], row["games"])
+        row["rating"] = round(ratings.rating(row["player_id"]))
+    columns = {c.key: c for c in leaderboard_columns(variant)}
+    column = columns.get(sort) or columns["win_percentage"]
+    if desc is None:
+        desc = not column.lower_is_better
+    rows.sort(key=lambda r: (r["name"].casefold(),))
+    rows.sort(key=lambda r: r["games"], reverse=True)
+    present = [r for r in rows if r[column.key] is not None]
+    missing = [r for r in rows if r[column.key] is None]
+    present.sort(key=lambda r: r[column.key], reverse=desc)
+    return present + missing, column.key, desc
+
+
+BOARD_CACHE_KEY = "records:board:v1:{variant}:{start}:{min_games}:{stamp}"
+
+
+def _stamp_text():
+    """The newest finished game as text: figures cached under it stay valid until another
+    game finishes."""
+    newest = rating.newest_finished_game()
+    return f"{newest[0]}-{newest[1].timestamp()}" if newest else "none"
+
+
+def _board_rows(variant, start, min_games):
+    """The leaderboard's aggregates, cached until another game finishes (or for an hour)."""
+    key = BOARD_CACHE_KEY.format(
+        variant=variant,
+        start=start.isoformat() if start else "all",
+        min_games=min_games,
+        stamp=_stamp_text(),
+    )
+    rows = cache.get(key)
+    if rows is None:
+        seats = finished_seats().filter(game__variant=variant, player__isnull=False)
+        if start is not None:
+            seats = seats.filter(game__finished_at__gte=start)
+        figures = OUTCOME_FIGURES + VARIANT_FIGURES[variant]
+        rows = list(
+            seats.values("player_id")
+            .annotate(
+                full_name=F("player__full_name"),
+                nickname=F("player__nickname"),
+                **{f.key: f.expression() for f in figures},
+            )
+            .filter(games__gte=min_games)
+            .order_by()
+        )
+        cache.set(key, rows, 3600)
+    return rows
+
+
+# --- the game page ---------------------------------------------------------------------------
+
+
+def game_with_seats(pk):
+    """The game with its table, marker and seats (with players): for the game page."""
+    return (
+        Game.objects.select_related("table", "marker")
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .get(pk=pk)
+    )
+
+
+def state_figures(state) -> dict:
+    """What the game page shows of a state after each event: per-seat figures and extras.
+
+    Reads only the public state fields of CONTRACTS.md, each when the game has it; every
+    value is returned as text in the active language.
+    """
+    strokes = getattr(state, "strokes", None)
+    balls_down = getattr(state, "balls_down", None)
+    seats = []
+    for index, score in enumerate(state.scores):
+        if strokes is not None and balls_down is not None:  # cue_run: strokes and balls down
+            text = gettext("%(strokes)s strokes, %(balls)s balls") % {
+                "strokes": strokes[index],
+                "balls": balls_down[index],
+            }
+        else:
+            text = str(score)
+        seats.append({"text": text, "turn": index == state.turn})
+    extras = []
+    if hasattr(state, "bank"):
+        extras.append((gettext("Bank"), str(state.bank)))
+    if hasattr(state, "ball_on"):
+        ball_on = state.ball_on
+        pocket = getattr(state, "pocket_map", {}).get(ball_on) if ball_on else None
+        extras.append((gettext("Ball on"), "—" if ball_on is None else str(ball_on)))
+        extras.append((gettext("Its pocket"), render_message(pocket.label) if pocket else "—"))
+    if hasattr(state, "to_beat"):
+        extras.append((gettext("To beat"), "—" if state.to_beat is None else str(state.to_beat)))
+    return {"seats": seats, "extras": extras, "finished": state.finished}
+
+
+# --- exports ---------------------------------------------------------------------------------
+
+
+def finished_games(variant: str = "", period: str = "all", player=None):
+    """Finished games, oldest first, for the CSV export of the games."""
+    games = Game.objects.filter(status=FINISHED).select_related("table")
+    if variant:
+        games = games.filter(variant=variant)
+    start = period_start(period)
+    if start is not None:
+        games = games.filter(finished_at__gte=start)
+    if player is not None:
+        games = games.filter(seats__player=player)
+    return games.order_by("finished_at", "id")

@@ -1,0 +1,22 @@
+"""Routes of the records (public): games, leaderboards, exports, the handicap hint, players.
+
+``game_urlpatterns`` join the ``games`` URL namespace at the site root, ``player_urlpatterns``
+the ``players`` namespace under /players/ (see clubsite/urls.py), so the names stay
+``games:detail``, ``games:leaderboard``, ``players:detail``, …
+"""
+
+from django.urls import path
+
+from records.views import games, players
+
+game_urlpatterns = [
+    path("games/<int:pk>/", games.game_detail, name="detail"),
+    path("games/export.csv", games.games_csv, name="games_csv"),
+    path("leaderboards/", games.leaderboard_view, name="leaderboard"),
+    path("leaderboards/export.csv", games.stats_csv, name="stats_csv"),
+    path("marker/handicap-hint/", games.handicap_hint, name="handicap_hint"),
+]
+
+player_urlpatterns = [
+    path("<int:pk>/", players.player_detail, name="detail"),
+]

@@ -1,0 +1,323 @@
+"""Public records: a game's page, the leaderboards, the CSV exports, the handicap hint.
+
+Everything here is read-only and open to everyone (spectators included); only GET is served.
+"""
+
+import json
+from itertools import groupby
+
+from django import forms
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from clubsite.csv_export import streamed_csv_response
+from games import rules, selectors
+from games.forms import SETTING_PREFIX
+from games.i18n import render_message
+from games.models import Game, Outcome, Seat, Variant
+from records import handicap, rating
+from records.stats import (
+    PERIODS,
+    VARIANT_FIGURES,
+    finished_games,
+    format_figure,
+    game_with_seats,
+    leaderboard,
+    leaderboard_columns,
+    state_figures,
+)
+
+DEFAULT_MIN_GAMES = 3
+DRAW_LABELS = {
+    "normal": gettext_lazy("normal draw"),
+    "conditional": gettext_lazy("conditional draw"),
+}
+
+
+# --- the game page -----------------------------------------------------------------------
+
+
+@require_GET
+def game_detail(request, pk):
+    """Any game: players, settings, result, and the whole log with the state after each event."""
+    try:
+        game = game_with_seats(pk)
+    except Game.DoesNotExist:
+        raise Http404 from None
+    variant = selectors.variant_of(game)
+    seats = list(game.seats.all())
+    try:
+        log = selectors.game_log(game)
+        log_error = None
+    except (rules.RuleViolation, rules.SettingsError) as exc:  # a log the engine cannot replay
+        log, log_error = [], exc
+    recorded = dict(
+        game.events.order_by("seq").values_list("seq", "recorded_at")
+    )  # same order as the log: event number n is seq n
+    steps = [
+        {
+            "number": number,
+            "step": step,
+            "is_undo": step.event.kind == rules.UNDO,
+            "recorded_at": recorded.get(number),
+            "figures": state_figures(step.after),
+        }
+        for number, step in enumerate(log, start=1)
+    ]
+    context = {
+        "game": game,
+        "variant": variant,
+        "seats": seats,
+        "settings_rows": settings_rows(game, variant, seats),
+        "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
+        "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),
+        "steps": steps,
+        "extras_labels": [label for label, _value in steps[0]["figures"]["extras"]]
+        if steps
+        else [],
+        "log_error": log_error,
+    }
+    return render(request, "records/game_detail.html", context)
+
+
+def settings_rows(game, variant, seats):
+    """(label, value) of every setting the game was played with, as the rules page names them.
+
+    A choice is looked up by its string key whatever type the stored settings give it (seat
+    settings are stored as integers); a seat choice names the player seated there.
+    """
+    try:
+        values = selectors.settings_of(game).to_dict()
+    except rules.SettingsError:
+        values = dict(game.settings)
+    rows = []
+    for field in variant.settings_fields:
+        if field.name == "players" or field.name not in values:
+            continue
+        value = values[field.name]
+        if field.choices == rules.SEAT_CHOICES and str(value).isdigit():
+            index = int(value)
+            value = (
+                seats[index].name
+                if index < len(seats)
+                else render_message(dict(field.choices).get(str(value), str(value)))
+            )
+        elif field.kind == "choice":
+            value = render_message(dict(field.choices).get(str(value), str(value)))
+        elif field.kind == "bool":
+            value = _("yes") if value else _("no")
+        rows.append((render_message(field.label), value))
+    return rows
+
+
+# --- leaderboards ------------------------------------------------------------------------
+
+
+class LeaderboardForm(forms.Form):
+    variant = forms.ChoiceField(label=gettext_lazy("Game"), choices=Variant.choices, required=False)
+    period = forms.ChoiceField(
+        label=gettext_lazy("Period"), choices=list(PERIODS.items()), required=False
+    )
+    min_games = forms.IntegerField(
+        label=gettext_lazy("Minimum games"), min_value=1, max_value=10_000, required=False
+    )
+    sort = forms.CharField(required=False, max_length=40)
+    dir = forms.ChoiceField(choices=[("asc", "asc"), ("desc", "desc")], required=False)
+
+    def choices(self):
+        """The valid query, defaults for anything missing or wrong (a bad link is no error)."""
+        self.is_valid()
+        data = self.cleaned_data  # the fields that are valid
+        direction = data.get("dir")
+        return {
+            "variant": data.get("variant") or Variant.CORK,
+            "period": data.get("period") or "all",
+            "min_games": data.get("min_games") or DEFAULT_MIN_GAMES,
+            "sort": data.get("sort") or "",
+            "desc": None if not direction else direction == "desc",
+        }
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def leaderboard_view(request):
+    form = LeaderboardForm(request.GET)
+    query = form.choices()
+    rows, sort, desc = leaderboard(**query)
+    columns = leaderboard_columns(query["variant"])
+    context = {
+        "form": form,
+        "query": query,
+        "variants": Variant.choices,
+        "periods": PERIODS.items(),
+        "columns": columns,
+        "rows": [
+            {"row": row, "cells": [format_figure(row[c.key], c.fmt) for c in columns]}
+            for row in rows
+        ],
+        "sort": sort,
+        "desc": desc,
+        "headers": [sort_link(query, column, sort, desc) for column in columns],
+        "filters": urlencode({k: query[k] for k in ("variant", "period", "min_games")}),
+        "period_label": PERIODS[query["period"]],
+        "variant_label": Variant(query["variant"]).label,
+        "family_label": rating.FAMILY_LABELS[rating.family_of(query["variant"])],
+        "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
+    }
+    template = "records/leaderboard.html"
+    if request.htmx:
+        template += "#board"
+    return render(request, template, context)
+
+
+def sort_link(query, column, sort, desc):
+    """A column header: clicking the sorted column flips it; another one starts best-first."""
+    if column.key == sort:
+        direction = "asc" if desc else "desc"
+    else:
+        direction = "asc" if column.lower_is_better else "desc"
+    params = {k: query[k] for k in ("variant", "period", "min_games")}
+    params.update(sort=column.key, dir=direction)
+    return {
+        "column": column,
+        "active": column.key == sort,
+        "arrow": ("↓" if desc else "↑") if column.key == sort else "",
+        "url": "?" + urlencode(params),
+    }
+
+
+# --- CSV exports ---------------------------------------------------------------------------
+
+
+class ExportForm(forms.Form):
+    variant = forms.ChoiceField(choices=Variant.choices, required=False)
+    period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
+    player = forms.IntegerField(required=False, min_value=1)
+    min_games = forms.IntegerField(required=False, min_value=1, max_value=10_000)
+
+
+def _export_query(request):
+    form = ExportForm(request.GET)
+    if not form.is_valid():
+        raise Http404
+    return form.cleaned_data
+
+
+@require_GET
+def games_csv(request):
+    """Finished games, oldest first (filters: variant, period, player): one row per game."""
+    query = _export_query(request)
+    games = finished_games(query["variant"], query["period"] or "all", query["player"])
+    seats = (
+        Seat.objects.filter(game__in=games.values("id"))
+        .select_related("game", "game__table", "player")
+        .order_by("game__finished_at", "game_id", "position")
+    )
+    # Translated now: the rows are streamed after the view has returned.
+    labels = {value: str(label) for value, label in Variant.choices}
+    outcome_labels = {value: str(label) for value, label in Outcome.choices}
+    draw_labels = {value: str(label) for value, label in DRAW_LABELS.items()}
+    header = [
+        _("Game"),
+        _("Finished"),
+        _("Table"),
+        _("Game type"),
+        _("Players"),
+        _("Outcomes"),
+        _("Scores"),
+        _("Winners"),
+        _("Draw"),
+        _("Link"),
+    ]
+
+    def rows():
+        for _game_id, game_seats in groupby(seats.iterator(chunk_size=2000), key=_game_of):
+            game_seats = list(game_seats)
+            game = game_seats[0].game
+            result = game.result or {}
+            yield [
+                game.pk,
+                timezone.localtime(game.finished_at).strftime("%Y-%m-%d %H:%M"),
+                game.table.number,
+                labels.get(game.variant, game.variant),
+                " / ".join(seat.name for seat in game_seats),
+                " / ".join(outcome_labels.get(seat.outcome, "") for seat in game_seats),
+                " / ".join("" if seat.score is None else str(seat.score) for seat in game_seats),
+                " / ".join(s.name for s in game_seats if s.outcome in (Outcome.WIN, Outcome.DRAW)),
+                draw_labels.get(result.get("draw"), ""),
+                request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
+            ]
+
+    return streamed_csv_response("games", header, rows())
+
+
+@require_GET
+def stats_csv(request):
+    """Players' statistics: one row per player and game (filters: variant, period, min games)."""
+    query = _export_query(request)
+    variants = [query["variant"]] if query["variant"] else list(Variant.values)
+    # Translated now: the rows are streamed after the view has returned.
+    labels = {value: str(label) for value, label in Variant.choices}
+    figure_keys = []
+    header = [_("Player ID"), _("Player"), _("Game type")]
+    for column in leaderboard_columns(Variant.CORK)[:6]:  # the columns common to every game
+        header.append(str(column.label))
+    for variant in variants:
+        for figure in VARIANT_FIGURES[variant]:
+            figure_keys.append((variant, figure.key))
+            header.append(f"{labels[variant]}: {figure.label}")
+
+    def rows():
+        for variant in variants:
+            board, _sort, _desc = leaderboard(
+                variant, query["period"] or "all", query["min_games"] or 1, sort="games"
+            )
+            for row in board:
+                line = [row["player_id"], row["name"], labels[variant]]
+                line += [
+                    _csv_number(row[key])
+                    for key in ("games", "wins", "losses", "draws", "win_percentage", "rating")
+                ]
+                line += [_csv_number(row[key]) if v == variant else "" for v, key in figure_keys]
+                yield line
+
+    return streamed_csv_response("player-statistics", header, rows())
+
+
+def _game_of(seat):
+    return seat.game_id
+
+
+def _csv_number(value):
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return value
+
+
+# --- handicap hint ---------------------------------------------------------------------------
+
+
+@require_GET
+def handicap_hint(request):
+    """A fragment for the start form: the suggested handicap for the chosen players and game.
+
+    GET ``variant`` and ``seats`` (the start form's tokens: ``p:<player pk>``, ``g:<name>``).
+    """
+    variant = request.GET.get("variant", "")
+    tokens = request.GET.getlist("seats")
+    hint = handicap.suggest(variant, tokens) if variant in handicap.VARIANTS else None
+    form_settings = json.dumps(
+        {SETTING_PREFIX + name: value for name, value in (hint.settings if hint else {}).items()}
+    )
+    return render(
+        request, "records/handicap_hint.html", {"hint": hint, "form_settings": form_settings}
+    )

@@ -1,0 +1,34 @@
+"""The public player page: his records per game, his rating over time, his games."""
+
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
+
+from games.models import Outcome
+from players.models import Player
+from records.stats import player_games, player_ratings, player_records
+
+GAMES_PER_PAGE = 25
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def player_detail(request, pk):
+    player = get_object_or_404(Player, pk=pk)
+    page = Paginator(player_games(player), GAMES_PER_PAGE).get_page(request.GET.get("page"))
+    games = [
+        {
+            "seat": seat,
+            "game": seat.game,
+            "opponents": [s for s in seat.game.seats.all() if s.position != seat.position],
+        }
+        for seat in page.object_list
+    ]
+    context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
+    template = "records/player_detail.html"
+    if request.htmx and request.htmx.target == "player-games":
+        return render(request, template + "#games", context)
+    context["records"] = player_records(player)
+    context["ratings"] = player_ratings(player)
+    return render(request, template, context)

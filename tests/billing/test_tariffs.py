@@ -1,0 +1,204 @@
+"""Tariffs as an admin finds them: the Django admin refuses gaps and overlaps naming the
+hours, the tariffs page previews a price, ``manage.py price_preview`` prints it."""
+
+from datetime import time
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.urls import reverse
+from django.utils import translation
+
+from billing import services
+from billing.demo import load_demo_tariffs
+from billing.models import BillingSettings, SpecialDay, Tariff, TariffBand
+from billing.pricing import WEEK, Band
+from clubsite.roles import ADMINS, MARKERS
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_tariffs(db):
+    load_demo_tariffs()
+
+
+@pytest.fixture
+def staff_admin_client(client):
+    client.force_login(UserFactory(username="boss", groups=[ADMINS], is_staff=True))
+    return client
+
+
+def band_rows(*rows):
+    """POST data of the admin's inline bands: (weekdays, start, end, roubles) per row."""
+    data = {
+        "bands-TOTAL_FORMS": str(len(rows)),
+        "bands-INITIAL_FORMS": "0",
+        "bands-MIN_NUM_FORMS": "0",
+        "bands-MAX_NUM_FORMS": "1000",
+    }
+    for index, (days, start, end, roubles) in enumerate(rows):
+        data[f"bands-{index}-weekdays"] = [str(day) for day in days]
+        data[f"bands-{index}-start"] = start
+        data[f"bands-{index}-end"] = end
+        data[f"bands-{index}-price_per_hour"] = roubles
+    return data
+
+
+WORKDAYS, WEEKEND, EVERY_DAY = range(5), (5, 6), range(7)
+
+
+def test_demo_tariff_of_pyramid_12_is_exactly_the_issue_s(demo_tariffs):
+    bands = {
+        (band.weekdays, band.start, band.end, band.price_per_hour)
+        for band in TariffBand.objects.filter(tariff__kind="pyramid_12")
+    }
+    assert bands == {
+        ("0123456", time(2), time(10), 500_00),
+        ("01234", time(10), time(18), 400_00),
+        ("01234", time(18), time(2), 700_00),
+        ("56", time(10), time(2), 800_00),
+    }
+    rules = BillingSettings.load()
+    assert (rules.step_minutes, rules.minimum_minutes) == (15, 30)
+    assert Tariff.objects.count() == 4
+    assert load_demo_tariffs() == 0  # idempotent
+
+
+def test_admin_saves_a_tariff_that_covers_the_week(staff_admin_client):
+    url = reverse("admin:billing_tariff_add")
+    data = {"kind": "pyramid_9"} | band_rows(
+        (EVERY_DAY, "02:00", "10:00", "300"),
+        (WORKDAYS, "10:00", "02:00", "350,50"),
+        (WEEKEND, "10:00", "02:00", "450"),
+    )
+    response = staff_admin_client.post(url, data)
+    assert response.status_code == 302
+    prices = sorted(TariffBand.objects.values_list("price_per_hour", flat=True))
+    assert prices == [300_00, 350_50, 450_00]
+
+
+def test_admin_refuses_a_gap_naming_its_hours(staff_admin_client):
+    url = reverse("admin:billing_tariff_add")
+    data = {"kind": "pyramid_9"} | band_rows(
+        (EVERY_DAY, "02:00", "10:00", "300"),
+        (WORKDAYS, "10:00", "01:00", "350"),
+        (WEEKEND, "10:00", "02:00", "450"),
+    )
+    with translation.override("ru"):
+        response = staff_admin_client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Ни один тариф не покрывает Вт 01:00 – Вт 02:00." in html
+    assert "Ни один тариф не покрывает Сб 01:00 – Сб 02:00." in html
+    assert not Tariff.objects.exists() and not TariffBand.objects.exists()
+
+
+def test_admin_refuses_an_overlap_naming_its_hours(staff_admin_client):
+    url = reverse("admin:billing_tariff_add")
+    data = {"kind": "pyramid_9"} | band_rows(
+        (EVERY_DAY, "02:00", "10:00", "300"),
+        (WORKDAYS, "09:30", "02:00", "350"),
+        (WEEKEND, "10:00", "02:00", "450"),
+    )
+    response = staff_admin_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
+    html = response.content.decode()
+    assert "More than one band covers Mon 09:30 – Mon 10:00." in html
+    assert "More than one band covers Fri 09:30 – Fri 10:00." in html
+    assert not TariffBand.objects.exists()
+
+
+def test_admin_refuses_bad_band_input_per_field(staff_admin_client):
+    url = reverse("admin:billing_tariff_add")
+    data = {"kind": "pyramid_9"} | band_rows(((), "25:00", "10:00", "-5"))
+    response = staff_admin_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert not TariffBand.objects.exists()
+
+
+def test_save_tariff_service_refuses_and_changes_nothing(demo_tariffs):
+    before = list(TariffBand.objects.values_list("pk", flat=True))
+    with pytest.raises(services.ValidationError):
+        services.save_tariff("pyramid_12", [Band(WEEK, time(2), time(10), 1)])
+    assert list(TariffBand.objects.values_list("pk", flat=True)) == before
+
+
+def test_markers_and_strangers_cannot_reach_tariffs(client):
+    url = reverse("billing:tariffs")
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(UserFactory(groups=[MARKERS], is_staff=True))
+    assert client.get(url).status_code == 403
+    assert client.get(reverse("admin:billing_tariff_changelist")).status_code == 403
+
+
+def test_tariffs_page_previews_a_price(admin_client, demo_tariffs):
+    url = reverse("billing:tariffs")
+    query = {"kind": "pyramid_12", "start": "2026-12-04T17:20", "end": "2026-12-05T03:10"}
+    response = admin_client.get(url, query, HTTP_ACCEPT_LANGUAGE="ru")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "5\xa0600,00 ₽" in html  # 8 h of the weekday evening band
+    assert "6\xa0533,00 ₽" in html  # the total
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"kind": "pyramid_12", "start": "2026-12-05T03:10", "end": "2026-12-04T17:20"},
+        {"kind": "snooker", "start": "2026-12-04T17:20", "end": "2026-12-05T03:10"},
+        {"kind": "pyramid_12", "start": "yesterday", "end": "2026-12-05T03:10"},
+        {"kind": "pyramid_12", "start": "2026-01-01T00:00", "end": "2026-12-05T03:10"},
+    ],
+)
+def test_tariffs_page_refuses_bad_previews(admin_client, demo_tariffs, query):
+    response = admin_client.get(reverse("billing:tariffs"), query)
+    assert response.status_code == 200
+    assert "errorlist" in response.content.decode()
+
+
+def test_preview_of_a_kind_without_tariff_says_so(admin_client):
+    query = {"kind": "pyramid_9", "start": "2026-12-04T17:20", "end": "2026-12-04T18:20"}
+    response = admin_client.get(reverse("billing:tariffs"), query, HTTP_ACCEPT_LANGUAGE="en")
+    assert "has no tariff for that time yet" in response.content.decode()
+
+
+def test_price_preview_command(demo_tariffs):
+    out = StringIO()
+    call_command(
+        "price_preview",
+        kind="pyramid_12",
+        start="2026-12-04 17:20",
+        end="2026-12-05 03:10",
+        stdout=out,
+    )
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4
+    assert lines[0].startswith("2026-12-04 17:20:00 – 2026-12-04 18:00:00")
+    assert lines[0].endswith("400.00/h  0:40:00  266.67")
+    assert lines[1].endswith("700.00/h  8:00:00  5600.00")
+    assert lines[2].endswith("500.00/h  1:10:00  583.33")
+    # 9 h 50 min → 10 h; the 10 added minutes at 500 ₽/h: 6450.00 + 83.33 → 6533
+    assert lines[-1] == "total: 6533.00"
+
+
+def test_price_preview_command_uses_special_days(demo_tariffs):
+    SpecialDay.objects.create(date="2026-12-07", priced_as=6)  # a Monday priced as Sunday
+    out = StringIO()
+    call_command(
+        "price_preview",
+        kind="pyramid_12",
+        start="2026-12-07 12:00",
+        end="2026-12-07 13:00",
+        stdout=out,
+    )
+    assert out.getvalue().splitlines()[-1] == "total: 800.00"
+
+
+@pytest.mark.parametrize(
+    "start, end",
+    [("2026-12-04", "2026-12-04 18:00"), ("2026-12-04 18:00", "2026-12-04 17:00")],
+)
+def test_price_preview_command_refuses_bad_times(demo_tariffs, start, end):
+    with pytest.raises(CommandError):
+        call_command("price_preview", kind="pyramid_12", start=start, end=end)
