@@ -7,9 +7,6 @@ What a board shows of a table: its game in progress; else its game finished in t
 ``board_polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
 """
 
-from functools import lru_cache
-
-import segno
 from django.conf import settings as django_settings
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -29,6 +26,7 @@ from boards.polls import (
     unchanged,
     wall_fingerprint,
 )
+from clubsite.qr import qr_svg
 from games.models import Game
 from tables.models import Table
 
@@ -60,14 +58,6 @@ def _board_context(number):
 def _theme(request):
     theme = request.GET.get("theme")
     return theme if theme in THEMES else THEMES[0]
-
-
-@lru_cache(maxsize=128)
-def qr_svg(url):
-    """The QR code of ``url`` as inline SVG (sized by CSS), made here by segno."""
-    return segno.make(url, error="m").svg_inline(
-        scale=1, border=2, omitsize=True, dark="#000", light="#fff"
-    )
 
 
 @require_safe

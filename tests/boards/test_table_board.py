@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from boards.views import qr_svg
+from clubsite.qr import qr_svg
 from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Game
