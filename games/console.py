@@ -1,16 +1,17 @@
-"""What the marker's console shows of a game: seats and scores, the variant's figures, one
-button (or picker) per action the rules allow now, and the newest events.
+"""What the marker's console shows of a game: seats and scores, the game's own figures (from
+its presentation, ``games.presentation``), one button (or picker) per action the rules allow
+now, and the newest events.
 
 ``console_context(game)`` is the whole console's template context; ``games.views.console``
 renders it after every tap.
 """
 
 from django.conf import settings
-from django.utils.translation import gettext as _
 
 from games import rules, selectors
 from games.i18n import render_message
 from games.models import GameStatus
+from games.presentation import presentation_of
 
 QUICK_COUNTS = 6  # "balls pocketed": one button each for 1 … 6
 
@@ -33,6 +34,7 @@ def shown_version(game):
 def console_context(game, *, confirm=None):
     """What the console shows: seats and scores, the variant's figures, the buttons, the log."""
     variant = selectors.variant_of(game)
+    shown = presentation_of(variant.key)
     replayed = selectors.replayed(game)
     state = replayed.state
     in_progress = game.status == GameStatus.IN_PROGRESS
@@ -42,7 +44,7 @@ def console_context(game, *, confirm=None):
             "seat": seat,
             "score": state.scores[seat.position],
             "turn": seat.position == state.turn,
-            "extras": seat_figures(game.variant, state, seat.position),
+            "extras": shown.console_seat_figures(state, seat.position),
         }
         for seat in seats
     ]
@@ -59,9 +61,9 @@ def console_context(game, *, confirm=None):
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
-        "outcome": _outcome(state, seats),
-        "pocket_map": _pocket_map(state),
-        "figures": game_figures(game.variant, state),
+        "outcome": _outcome(shown.result(state), state, seats),
+        "pocket_map": shown.pocket_map(state),
+        "figures": shown.console_figures(state),
         "shown": shown_version(game),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
@@ -104,75 +106,9 @@ class ActionView:
         self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
 
 
-def game_figures(variant_key, state):
-    """The variant's own figures for the whole game, as (label, value) pairs."""
-    settings = state.settings
-    if variant_key == "cork":
-        return [
-            (_("Bank (a foul costs it, a scoring stroke earns it)"), state.bank),
-            (_("Target"), settings.target),
-        ]
-    if variant_key == "clockwise":
-        figures = [(_("Ball on"), state.ball_on or "—")]
-        if state.awaiting_nomination:
-            figures.append((_("Pocket for ball 1"), _("nominated by the opponent")))
-        elif state.ball_on in state.pocket_map:
-            figures.append((_("Its pocket"), render_message(state.pocket_map[state.ball_on].label)))
-        figures.append((_("Balls on the table"), len(state.balls_left)))
-        return figures
-    if variant_key == "cue_run":
-        figures = []
-        if state.to_beat is not None:
-            figures.append((_("Strokes to beat"), state.to_beat))
-        if settings.handicap != "none":
-            figures.append((_("Handicap"), _handicap_text(settings)))
-        return figures
-    if variant_key == "cue_vs_hand":
-        return [(_("Balls to win"), getattr(settings, "target", "—"))]
-    return []
-
-
-def _handicap_text(settings):
-    field = next(
-        (f for f in rules.get_variant("cue_run").settings_fields if f.name == "handicap"), None
-    )
-    labels = dict(field.choices) if field else {}
-    kind = render_message(labels[settings.handicap]) if settings.handicap in labels else ""
-    return _("%(kind)s, %(n)s strokes, stronger player: seat %(seat)s") % {
-        "kind": kind,
-        "n": settings.handicap_strokes,
-        "seat": settings.strong_seat + 1,
-    }
-
-
-def seat_figures(variant_key, state, seat):
-    """The variant's own figures for one seat, as (label, value) pairs."""
-    if variant_key == "clockwise":
-        return [(_("balls"), len(state.pocketed[seat]))]
-    if variant_key == "cue_run":
-        figures = [
-            (_("strokes"), state.strokes[seat]),
-            (_("penalties"), state.penalties[seat]),
-            (_("balls down"), state.balls_down[seat]),
-        ]
-        if state.adjusted[seat] is not None:
-            figures.append((_("total"), state.adjusted[seat]))
-        return figures
-    if variant_key == "cue_vs_hand":
-        role = _("cue") if seat == state.cue_seat else _("hand")
-        return [(_("plays with"), role)]
-    return []
-
-
-def _outcome(state, seats):
-    """The result once the game is over, or once it is decided (cue_run: ``declared``)."""
-    result = state.result or getattr(state, "declared", None)
+def _outcome(result, state, seats):
+    """The result once the game is over, or once it is decided (before the end)."""
     if result is None:
         return None
     names = [seats[i].name for i in result.winners if i < len(seats)]
     return {"winners": names, "draw": result.draw, "final": state.finished}
-
-
-def _pocket_map(state):
-    mapping = getattr(state, "pocket_map", None) or {}
-    return [(ball, render_message(pocket.label)) for ball, pocket in sorted(mapping.items())]

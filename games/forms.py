@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.i18n import render_message
-from games.models import GameStatus, Variant
+from games.models import GameStatus, default_variant, variant_choices
 from players.models import Player
 from tables.models import Table
 
@@ -67,7 +67,7 @@ class StartGameForm(forms.Form):
         empty_label=None,
         error_messages={"invalid_choice": _("This table is not free.")},
     )
-    variant = forms.ChoiceField(label=_("Game"), choices=Variant.choices, initial=Variant.CORK)
+    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices, initial=default_variant)
     seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
 
     def __init__(self, *args, table=None, **kwargs):
@@ -93,8 +93,8 @@ class StartGameForm(forms.Form):
 
     def _variant_key(self):
         key = self.data.get("variant") if self.is_bound else None
-        key = key or self.initial.get("variant") or self.fields["variant"].initial
-        return key if key in rules.VARIANTS else Variant.CORK
+        key = key or self.initial.get("variant")
+        return key if key in rules.VARIANTS else default_variant()
 
     def seat_tokens(self):
         if self.is_bound:

@@ -1,5 +1,6 @@
 """Rendering the rules engine's translatable ``Message``s in the active language."""
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 
 
@@ -10,3 +11,6 @@ def render_message(message):
     if isinstance(message, str):
         return gettext(message)
     return message.render(gettext)
+
+
+lazy_message = lazy(render_message, str)  # rendered when shown, in the request's language

@@ -9,12 +9,27 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games import rules
+from games.i18n import lazy_message, render_message
 
-class Variant(models.TextChoices):
-    CORK = "cork", _("Cork (Probka)")
-    CLOCKWISE = "clockwise", _("Balls clockwise")
-    CUE_RUN = "cue_run", _("Pocketing with the cue")
-    CUE_VS_HAND = "cue_vs_hand", _("Cue against hand")
+
+def variant_choices():
+    """(key, name) of every game of the rules engine, in its order: ``Game.variant``'s choices.
+
+    A callable, so that a game added to the engine needs no migration here.
+    """
+    return [(variant.key, lazy_message(variant.name)) for variant in rules.VARIANTS.values()]
+
+
+def default_variant():
+    """The game a form offers first: the engine's first."""
+    return next(iter(rules.VARIANTS))
+
+
+def variant_label(key):
+    """The name of the game with this variant key, in the active language (the key if none)."""
+    variant = rules.VARIANTS.get(key)
+    return render_message(variant.name) if variant else key
 
 
 class GameStatus(models.TextChoices):
@@ -33,7 +48,7 @@ class Game(models.Model):
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
     )
-    variant = models.CharField(_("game"), max_length=16, choices=Variant.choices)
+    variant = models.CharField(_("game"), max_length=16, choices=variant_choices)
     settings = models.JSONField(_("settings"), default=dict)
     status = models.CharField(
         _("status"), max_length=16, choices=GameStatus.choices, default=GameStatus.IN_PROGRESS

@@ -22,6 +22,8 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from games import rules
 
 LOG_LENGTH = 10  # newest log lines kept (what the console shows)
+IN_FORCE_LENGTH = 5  # newest events still in force kept (what a board's ticker shows)
+FORMAT = 2  # the layout of the pickled Replayed: a blob of another format is a miss
 _SALT = "games.replay_cache"
 _DIGEST = 32  # bytes of the sha256 HMAC in front of the pickle
 
@@ -38,13 +40,15 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Replayed:
-    """What replaying a game's events up to ``seq`` gives the console."""
+    """What replaying a game's events up to ``seq`` gives the console and the boards."""
 
     seq: int
     state: object
     in_force: int  # events an undo could still cancel
     recent: tuple[LogEntry, ...] = field(default=())  # the newest LOG_LENGTH, oldest first
     undoable: LogEntry | None = None  # the event an undo would cancel now
+    # The newest IN_FORCE_LENGTH events in force (neither undos nor undone), oldest first.
+    latest_in_force: tuple[LogEntry, ...] = field(default=())
 
     @classmethod
     def from_log(cls, seq, log, initial_state):
@@ -60,6 +64,7 @@ class Replayed:
             in_force=len(in_force),
             recent=tuple(entries[-LOG_LENGTH:]),
             undoable=in_force[-1] if in_force else None,
+            latest_in_force=tuple(in_force[-IN_FORCE_LENGTH:]),
         )
 
     def advance(self, variant, event):
@@ -75,6 +80,7 @@ class Replayed:
             in_force=self.in_force + 1,
             recent=(*self.recent, entry)[-LOG_LENGTH:],
             undoable=entry,
+            latest_in_force=(*self.latest_in_force, entry)[-IN_FORCE_LENGTH:],
         )
 
 
@@ -90,7 +96,7 @@ def engine_fingerprint():
 
 def dump(replayed):
     """The signed blob to store on the game row."""
-    data = pickle.dumps((engine_fingerprint(), replayed), protocol=pickle.HIGHEST_PROTOCOL)
+    data = pickle.dumps((FORMAT, engine_fingerprint(), replayed), protocol=pickle.HIGHEST_PROTOCOL)
     return salted_hmac(_SALT, data, algorithm="sha256").digest() + data
 
 
@@ -104,9 +110,9 @@ def load(blob, seq):
     if not constant_time_compare(signature, expected):
         return None
     try:
-        fingerprint, replayed = pickle.loads(data)  # noqa: S301 - signed by this server
+        form, fingerprint, replayed = pickle.loads(data)  # noqa: S301 - signed by this server
     except Exception:  # noqa: BLE001 - a stale pickle (renamed class, …) is just a miss
         return None
-    if fingerprint != engine_fingerprint() or replayed.seq != seq:
+    if form != FORMAT or fingerprint != engine_fingerprint() or replayed.seq != seq:
         return None
     return replayed

@@ -35,11 +35,11 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from games.models import GameStatus, Outcome, Seat, Variant
+from games.models import GameStatus, Outcome, Seat
 from players.models import Player, SkillClass
 from records import rating
 
-VARIANTS = (Variant.CUE_RUN, Variant.CUE_VS_HAND)
+CUE_RUN, CUE_VS_HAND = "cue_run", "cue_vs_hand"  # the games with handicap advice
 RECENT_RUNS = 20
 MIN_RUNS = 3
 MAX_STROKES = 15
@@ -84,9 +84,7 @@ def suggest(variant, tokens) -> Hint | None:
         return None
     if any(player is None for player in players):
         return Hint(_("No handicap is suggested for a guest: guests have no records."))
-    if variant == Variant.CUE_RUN:
-        return suggest_cue_run(*players)
-    return suggest_cue_vs_hand(*players)
+    return ADVISERS[variant](*players)
 
 
 # --- «Кладка шаров кием» ---------------------------------------------------------------------
@@ -98,7 +96,7 @@ def recent_runs(player, limit=RECENT_RUNS):
         Seat.objects.filter(
             player=player,
             game__status=GameStatus.FINISHED,
-            game__variant=Variant.CUE_RUN,
+            game__variant=CUE_RUN,
             stats__complete=True,
         )
         .order_by("-game__finished_at", "-game_id")
@@ -160,14 +158,14 @@ def head_to_head(cue_player, hand_player):
         player=cue_player,
         stats__role="cue",
         game__status=GameStatus.FINISHED,
-        game__variant=Variant.CUE_VS_HAND,
+        game__variant=CUE_VS_HAND,
         game__seats__player=hand_player,
     ).aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)))
     return figures["games"], figures["wins"]
 
 
 def suggest_cue_vs_hand(first, second) -> Hint:
-    ratings = rating.ratings_for(Variant.CUE_VS_HAND)
+    ratings = rating.ratings_for(CUE_VS_HAND)
     players = (first, second)
     games = [ratings.games.get(p.pk, 0) for p in players]
     values = [ratings.rating(p.pk) for p in players]
@@ -232,3 +230,8 @@ def cue_vs_hand_target(played: int, cue_wins: int) -> int:
     if rate <= 0.5:
         return FULL_TARGET
     return max(SHORTEST_TARGET, FULL_TARGET - round((rate - 0.5) * FULL_TARGET))
+
+
+# The games a handicap is suggested for, and the adviser of each.
+ADVISERS = {CUE_RUN: suggest_cue_run, CUE_VS_HAND: suggest_cue_vs_hand}
+VARIANTS = tuple(ADVISERS)

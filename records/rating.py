@@ -7,10 +7,10 @@ exactly the same figures; ``current(family)`` serves the ratings from Django's c
 brings them up to date (incrementally when it can, from scratch when anything older changed).
 
 Families
-    ``FAMILIES`` groups the games whose results measure the same skill. «Пробка» (cork) is a
-    multi-player game of its own; the three pocketing games (balls clockwise, pocketing with
-    the cue, cue against hand) all measure potting, so they share one rating. Edit
-    ``FAMILIES`` to rate them separately.
+    ``families()`` groups the games whose results measure the same skill, as each game's
+    ``rules.Variant.rating_family`` says. «Пробка» (cork) is a multi-player game of its own;
+    the three pocketing games (balls clockwise, pocketing with the cue, cue against hand) all
+    measure potting, so they share one rating (``rules.POCKETING``).
 
 The formula (classic Elo, every rating starts at ``INITIAL`` = 1500, ``K`` = 32)
     For players A and B with ratings Ra and Rb, A's expected score is
@@ -43,34 +43,36 @@ from itertools import groupby
 from django.core.cache import cache
 from django.db.models import Count, Max, Q, Sum
 from django.db.models.fields.json import KT
-from django.utils.translation import gettext_lazy as _
 
+from games import rules
+from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat
 
 INITIAL = 1500.0
 K = 32.0
 
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "cork": ("cork",),
-    "pocketing": ("clockwise", "cue_run", "cue_vs_hand"),
-}
-FAMILY_LABELS = {
-    "cork": _("Cork"),
-    "pocketing": _("Pocketing games"),
-}
-# Variants whose final score is better when lower (adjusted strokes).
-LOWER_SCORE_WINS = frozenset({"cue_run"})
-# Variants always played with a handicap.
-ALWAYS_HANDICAP = frozenset({"cue_vs_hand"})
+# Variants whose final score is better when lower, and the games always played with a
+# handicap, are facts of each game: ``rules.Variant.lower_score_wins`` / ``always_handicap``.
 
 CACHE_KEY = "records:ratings:v1:{family}"
 
 
+def families() -> dict[str, tuple[str, ...]]:
+    """Family key -> the variant keys rated in it, in the engine's order (``Variant.family``)."""
+    grouped: dict[str, tuple[str, ...]] = {}
+    for variant in rules.VARIANTS.values():
+        grouped[variant.family.key] = grouped.get(variant.family.key, ()) + (variant.key,)
+    return grouped
+
+
 def family_of(variant: str) -> str:
-    for family, variants in FAMILIES.items():
-        if variant in variants:
-            return family
-    raise KeyError(variant)
+    return rules.get_variant(variant).family.key
+
+
+def family_label(family: str) -> str:
+    """The family's name in the active language."""
+    variant = next(v for v in rules.VARIANTS.values() if v.family.key == family)
+    return render_message(variant.family.name)
 
 
 @dataclass(frozen=True)
@@ -153,7 +155,7 @@ def apply_game(state: Ratings, game: RatedGame) -> None:
 
 
 def _finished(family: str):
-    return Game.objects.filter(status=GameStatus.FINISHED, variant__in=FAMILIES[family])
+    return Game.objects.filter(status=GameStatus.FINISHED, variant__in=families()[family])
 
 
 def _after(cursor, prefix=""):
@@ -183,7 +185,7 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
         "game_id", "player_id", "outcome", "score"
     )
     if after is None:
-        seats = seats.filter(game__status=GameStatus.FINISHED, game__variant__in=FAMILIES[family])
+        seats = seats.filter(game__status=GameStatus.FINISHED, game__variant__in=families()[family])
     else:
         seats = seats.filter(game_id__in=[game[0] for game in games])
     by_game = {
@@ -194,7 +196,7 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
         RatedGame(
             game_id,
             finished_at,
-            variant in ALWAYS_HANDICAP or handicap not in (None, "", "none"),
+            rules.get_variant(variant).always_handicap or handicap not in (None, "", "none"),
             _places(variant, by_game.get(game_id, ())),
         )
         for game_id, finished_at, variant, handicap in games
@@ -213,7 +215,7 @@ def _places(variant, seats):
                 (first, 0 if first_outcome in TOP else 1),
                 (second, 0 if second_outcome in TOP else 1),
             )
-    sign = 1 if variant in LOWER_SCORE_WINS else -1
+    sign = 1 if rules.get_variant(variant).lower_score_wins else -1
 
     def key(seat):
         _pid, outcome, score = seat
@@ -307,7 +309,7 @@ def current(family: str) -> Ratings:
 def forget():
     """Drops the cached ratings (e.g. after editing stored games by hand)."""
     _memo.clear()
-    for family in FAMILIES:
+    for family in families():
         cache.delete(CACHE_KEY.format(family=family))
 
 

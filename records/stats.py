@@ -1,72 +1,35 @@
 """Players' records: the figures of the player page, the leaderboards and the CSV exports.
 
 Every figure is computed by the database from the rows a finished game leaves behind —
-``Seat.outcome``, ``Seat.score`` and ``Seat.stats`` (the rules engine's ``seat_stats``; see
-CONTRACTS.md for its keys per game) — with one aggregate query per page, never by a Python
+``Seat.outcome``, ``Seat.score`` and ``Seat.stats`` (what the game's
+``rules.Variant.seat_stats`` wrote) — with one aggregate query per page, never by a Python
 loop over the games. Only finished games count; guests (seats without a roster player) have
 no records.
 
-A figure is declared once (``Figure``) and used by the player page, the leaderboard and the
-CSV export alike.
+A game's figures are declared once, in its presentation (``games.presentation``: its
+``record_figures``), and used by the player page, the leaderboard and the CSV export alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Avg, Count, F, FloatField, IntegerField, Min, Prefetch, Q, Sum
-from django.db.models.fields.json import KT
-from django.db.models.functions import Cast, Coalesce
+from django.db.models import Count, F, Prefetch, Q
 from django.utils import timezone
 from django.utils.formats import number_format
-from django.utils.functional import lazy
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.i18n import render_message
-from games.models import Game, GameStatus, Outcome, Seat, Variant
+from games import rules
+from games.models import Game, GameStatus, Outcome, Seat, variant_choices
+from games.presentation import Figure, presentation_of
 from records import rating
 
 FINISHED = GameStatus.FINISHED
 
 
 # --- figures ---------------------------------------------------------------------------------
-
-
-def stat_int(*path: str):
-    """An integer from ``Seat.stats`` (``stat_int("fouls", "miss")`` is stats.fouls.miss)."""
-    return Cast(KT("__".join(("stats",) + path)), IntegerField())
-
-
-def stat_float(*path: str):
-    return Cast(KT("__".join(("stats",) + path)), FloatField())
-
-
-EVERYTHING = Q()
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One aggregate over a player's seats: ``aggregate(source, filter=only & the scope)``.
-
-    ``fmt``: "int" or "dec" (one decimal). ``lower_is_better`` sets the default sort order.
-    """
-
-    key: str
-    label: object  # a lazy translation
-    aggregate: Callable
-    source: object = "id"
-    only: Q = EVERYTHING
-    fmt: str = "int"
-    lower_is_better: bool = False
-
-    def expression(self, scope: Q = EVERYTHING):
-        if self.aggregate is Avg:
-            return self.aggregate(self.source, filter=scope & self.only, output_field=FloatField())
-        return self.aggregate(self.source, filter=scope & self.only)
 
 
 OUTCOME_FIGURES = (
@@ -77,112 +40,10 @@ OUTCOME_FIGURES = (
 )
 
 
-def _cork_foul_figures():
-    """Fouls per game, one figure per kind of foul the cork game knows."""
-    from games.rules import get_variant
-
-    return tuple(
-        Figure(
-            f"foul_{code}",
-            lazy_message(label),
-            Avg,
-            Coalesce(stat_float("fouls", code), 0.0),
-            fmt="dec",
-            lower_is_better=True,
-        )
-        for code, label in get_variant("cork").foul_labels.items()
-    )
-
-
-lazy_message = lazy(render_message, str)  # a rules Message, rendered in the request's language
-
-COMPLETE_RUN = Q(stats__complete=True)
-
-VARIANT_FIGURES: dict[str, tuple[Figure, ...]] = {
-    Variant.CORK: (
-        Figure("points_won", _("Points won"), Sum, stat_int("points_won")),
-        Figure(
-            "points_won_per_game",
-            _("Points won per game"),
-            Avg,
-            stat_float("points_won"),
-            fmt="dec",
-        ),
-        Figure("scoring_strokes", _("Scoring strokes"), Sum, stat_int("scoring_strokes")),
-        Figure(
-            "fouls_per_game",
-            _("Fouls per game"),
-            Avg,
-            stat_float("fouls_total"),
-            fmt="dec",
-            lower_is_better=True,
-        ),
-    ),
-    Variant.CLOCKWISE: (
-        Figure("balls_per_game", _("Balls per game"), Avg, stat_float("balls"), fmt="dec"),
-        Figure("points_per_game", _("Points per game"), Avg, stat_float("points"), fmt="dec"),
-        Figure(
-            "wrong_pockets",
-            _("Wrong pockets"),
-            Sum,
-            stat_int("wrong_pockets"),
-            lower_is_better=True,
-        ),
-        Figure(
-            "fouls_per_game",
-            _("Fouls per game"),
-            Avg,
-            stat_float("fouls"),
-            fmt="dec",
-            lower_is_better=True,
-        ),
-    ),
-    Variant.CUE_RUN: (
-        Figure("runs", _("Complete runs"), Count, only=COMPLETE_RUN),
-        Figure(
-            "best_run",
-            _("Best run (strokes)"),
-            Min,
-            stat_int("strokes"),
-            only=COMPLETE_RUN,
-            lower_is_better=True,
-        ),
-        Figure(
-            "average_run",
-            _("Average strokes per run"),
-            Avg,
-            stat_float("strokes"),
-            only=COMPLETE_RUN,
-            fmt="dec",
-            lower_is_better=True,
-        ),
-        Figure("perfect_runs", _("Perfect runs (16 in 16)"), Count, only=Q(stats__perfect=True)),
-    ),
-    Variant.CUE_VS_HAND: (
-        Figure("cue_games", _("Games with the cue"), Count, only=Q(stats__role="cue")),
-        Figure(
-            "cue_wins",
-            _("Won with the cue"),
-            Count,
-            only=Q(stats__role="cue", outcome=Outcome.WIN),
-        ),
-        Figure("hand_games", _("Games by hand"), Count, only=Q(stats__role="hand")),
-        Figure(
-            "hand_wins",
-            _("Won by hand"),
-            Count,
-            only=Q(stats__role="hand", outcome=Outcome.WIN),
-        ),
-    ),
-}
-
-
 def variant_figures(variant: str, detailed: bool = False) -> tuple[Figure, ...]:
-    """The figures of one game; ``detailed`` adds the cork's fouls per game by kind."""
-    figures = VARIANT_FIGURES[variant]
-    if detailed and variant == Variant.CORK:
-        figures = figures + _cork_foul_figures()
-    return figures
+    """The figures of one game (its presentation's); ``detailed``: the player page's."""
+    shown = presentation_of(variant)
+    return shown.detailed_record_figures() if detailed else shown.record_figures
 
 
 def format_figure(value, fmt="int"):
@@ -257,14 +118,14 @@ def player_records(player) -> list[VariantRecord]:
     values = cache.get(key)  # cached until another game finishes (or for an hour)
     if values is None:
         aggregates = {}
-        for variant in Variant.values:
+        for variant in rules.VARIANTS:
             scope = Q(game__variant=variant)
             for figure in OUTCOME_FIGURES + variant_figures(variant, detailed=True):
                 aggregates[f"{variant}_{figure.key}"] = figure.expression(scope)
         values = finished_seats().filter(player=player).aggregate(**aggregates)
         cache.set(key, values, 3600)
     records = []
-    for variant, label in Variant.choices:
+    for variant, label in variant_choices():
         figures = {f.key: values[f"{variant}_{f.key}"] for f in OUTCOME_FIGURES}
         if not figures["games"]:
             continue
@@ -292,7 +153,7 @@ def player_games(player):
 def player_ratings(player) -> list[dict]:
     """The player's rating in every family he has rated games in, with its history."""
     ratings = []
-    for family in rating.FAMILIES:
+    for family in rating.families():
         state = rating.current(family)
         history = state.history.get(player.pk)
         if not history:
@@ -300,7 +161,7 @@ def player_ratings(player) -> list[dict]:
         ratings.append(
             {
                 "family": family,
-                "label": rating.FAMILY_LABELS[family],
+                "label": rating.family_label(family),
                 "rating": round(state.rating(player.pk)),
                 "games": state.games[player.pk],
                 "chart": rating_chart(history),
@@ -371,7 +232,7 @@ def leaderboard_columns(variant: str) -> list[Column]:
     columns = [Column(f.key, f.label, f.fmt, f.lower_is_better) for f in OUTCOME_FIGURES]
     columns.append(Column("win_percentage", _("Wins, %"), "dec"))
     columns.append(Column("rating", _("Rating")))
-    columns += [Column(f.key, f.label, f.fmt, f.lower_is_better) for f in VARIANT_FIGURES[variant]]
+    columns += [Column(f.key, f.label, f.fmt, f.lower_is_better) for f in variant_figures(variant)]
     return columns
 
 
@@ -424,7 +285,7 @@ def _board_rows(variant, start, min_games):
         seats = finished_seats().filter(game__variant=variant, player__isnull=False)
         if start is not None:
             seats = seats.filter(game__finished_at__gte=start)
-        figures = OUTCOME_FIGURES + VARIANT_FIGURES[variant]
+        figures = OUTCOME_FIGURES + variant_figures(variant)
         rows = list(
             seats.values("player_id")
             .annotate(
@@ -451,35 +312,15 @@ def game_with_seats(pk):
     )
 
 
-def state_figures(state) -> dict:
-    """What the game page shows of a state after each event: per-seat figures and extras.
-
-    Reads only the public state fields of CONTRACTS.md, each when the game has it; every
-    value is returned as text in the active language.
-    """
-    strokes = getattr(state, "strokes", None)
-    balls_down = getattr(state, "balls_down", None)
-    seats = []
-    for index, score in enumerate(state.scores):
-        if strokes is not None and balls_down is not None:  # cue_run: strokes and balls down
-            text = gettext("%(strokes)s strokes, %(balls)s balls") % {
-                "strokes": strokes[index],
-                "balls": balls_down[index],
-            }
-        else:
-            text = str(score)
-        seats.append({"text": text, "turn": index == state.turn})
-    extras = []
-    if hasattr(state, "bank"):
-        extras.append((gettext("Bank"), str(state.bank)))
-    if hasattr(state, "ball_on"):
-        ball_on = state.ball_on
-        pocket = getattr(state, "pocket_map", {}).get(ball_on) if ball_on else None
-        extras.append((gettext("Ball on"), "—" if ball_on is None else str(ball_on)))
-        extras.append((gettext("Its pocket"), render_message(pocket.label) if pocket else "—"))
-    if hasattr(state, "to_beat"):
-        extras.append((gettext("To beat"), "—" if state.to_beat is None else str(state.to_beat)))
-    return {"seats": seats, "extras": extras, "finished": state.finished}
+def state_figures(variant: str, state) -> dict:
+    """What the game page shows of a state after each event: per-seat figures and extras,
+    as its presentation says; every value as text in the active language."""
+    shown = presentation_of(variant)
+    seats = [
+        {"text": shown.page_seat_text(state, index), "turn": index == state.turn}
+        for index in range(len(state.scores))
+    ]
+    return {"seats": seats, "extras": shown.page_figures(state), "finished": state.finished}
 
 
 # --- exports ---------------------------------------------------------------------------------

@@ -19,12 +19,14 @@ from typing import Any
 from . import clockwise, cork, cue_run, cue_vs_hand
 from .base import (
     POCKET_LABELS,
+    POCKETING,
     SEAT_CHOICES,
     UNDO,
     Action,
     Event,
     Message,
     Pocket,
+    RatingFamily,
     Result,
     RuleViolation,
     SettingField,
@@ -35,6 +37,7 @@ from .base import (
 )
 
 __all__ = [
+    "POCKETING",
     "POCKET_LABELS",
     "SEAT_CHOICES",
     "UNDO",
@@ -44,6 +47,7 @@ __all__ = [
     "LogStep",
     "Message",
     "Pocket",
+    "RatingFamily",
     "Result",
     "RuleViolation",
     "SettingField",

@@ -244,7 +244,24 @@ class State(Protocol):
 
 
 @dataclass(frozen=True)
+class RatingFamily:
+    """Games rated together: their results measure the same skill (one Elo rating)."""
+
+    key: str
+    name: Message
+
+
+# The three pocketing games measure potting: they share one rating.
+POCKETING = RatingFamily("pocketing", Message(gettext_noop("Pocketing games")))
+
+
+@dataclass(frozen=True)
 class Variant:
+    """One game: its rules (the functions) and its facts (read by the records, the rules page).
+
+    ``rating_family`` None: the game is rated on its own (a family of its key and name).
+    """
+
     key: str
     name: Message
     settings_from_dict: Callable[[Mapping[str, Any]], Any]  # raises SettingsError
@@ -257,10 +274,20 @@ class Variant:
     seat_stats: Callable[[State], tuple[dict[str, Any], ...]]
     min_seats: int = 2
     max_seats: int = 2
-    # What RULES.md marks as [decision] for this game and no setting shows (rules page).
+    # What docs/rules/ marks as [decision] for this game and no setting shows (rules page).
     decisions: tuple[Message, ...] = ()
-    # Games that have a handicap (фора): whether these (validated) settings give one.
-    handicap_in_force: Callable[[Any], bool] | None = None
+    # Rule facts.
+    lower_score_wins: bool = False  # the final score is better when lower (strokes)
+    always_handicap: bool = False  # every game is played with a handicap
+    rating_family: RatingFamily | None = None
+    # What the traditional source says of the game (the rules page's [source] points).
+    source_title: str = ""  # its title in the Russian source, shown as it is
+    source_points: tuple[Message, ...] = ()
+    fouls_from_source: bool = False  # the source lists the fouls (else a decision)
+
+    @property
+    def family(self) -> RatingFamily:
+        return self.rating_family or RatingFamily(self.key, self.name)
 
 
 # --- helpers shared by the game modules ---------------------------------------------------

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    POCKETING,
     Action,
     Event,
     Message,
@@ -568,4 +569,36 @@ VARIANT = Variant(
             )
         ),
     ),
+    rating_family=POCKETING,
+    source_title="«Кладка шаров по часовой стрелке» («по солнцу»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Two players alternate; the balls are played in the order of their numbers, "
+                "and each ball also has its own pocket."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "After the first player's first stroke, the opponent nominates the pocket for "
+                "ball 1. Each next ball goes into the next pocket clockwise: balls 1, 7 and 13 "
+                "share a pocket; 2, 8, 14; 3, 9, 15; 4 and 10; 5 and 11; 6 and 12."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Playing a ball into a pocket other than its own is not allowed: the stroke "
+                "does not count and the ball is put back on the table."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "An error found only after further strokes: every ball pocketed counts, and the "
+                "order continues clockwise from the pocket of the last pocketed ball. Example: "
+                "ball 3 went into the near-right corner instead of the right middle, then 4 "
+                "near-left and 5 left-middle; found now — 6 goes far-left, 7 far-right."
+            )
+        ),
+    ),
+    fouls_from_source=False,
 )

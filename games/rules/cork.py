@@ -31,6 +31,7 @@ from .base import (
     Action,
     Event,
     Message,
+    RatingFamily,
     Result,
     SettingField,
     Variant,
@@ -272,4 +273,31 @@ VARIANT = Variant(
             )
         ),
     ),
+    rating_family=RatingFamily("cork", Message(gettext_noop("Cork"))),
+    source_title="«Пробка»",
+    source_points=(
+        Message(
+            gettext_noop(
+                "A small wooden peg, the cork, stands on the table. Before the game every "
+                "player's score is 1 point; the sum of all the players' points, the bank, is "
+                "what a foul costs and a scoring stroke earns."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "A foul costs the fouling player the bank, and the bank doubles. With 6 "
+                "players: player 2 fouls — his score is −5, the bank 12; player 4 fouls — "
+                "−11, bank 24; player 6 fouls — −23, bank 48."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "A scoring stroke (the cork knocked down by an object ball) earns the bank: "
+                "player 6 then scores 48 + (−23) = 25. With 10 players the first three fouls "
+                "cost 10, 20 and 40."
+            )
+        ),
+        Message(gettext_noop("The first player to reach 100 points wins; a new game starts.")),
+    ),
+    fouls_from_source=True,
 )

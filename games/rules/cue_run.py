@@ -47,6 +47,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .base import (
+    POCKETING,
     SEAT_CHOICES,
     Action,
     Event,
@@ -663,5 +664,50 @@ VARIANT = Variant(
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,
     decisions=DECISIONS,
-    handicap_in_force=lambda settings: settings.handicap != NO_HANDICAP,
+    lower_score_wins=True,  # fewer (adjusted) strokes are better
+    rating_family=POCKETING,
+    source_title="«Кладка шаров кием»",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Each participant in turn pockets all 16 balls — the fifteen of the pyramid "
+                "and the cue ball — in as few strokes as he can; the referee counts the "
+                "strokes. A perfect run is 16 balls in 16 strokes."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The first stroke may break the pyramid or pocket the cue ball into any "
+                "pocket. No ball or pocket is called; any stroke may be used, with a long or "
+                "short cue, the machine (машинка) or the mazik."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Penalty, one stroke added: for a double hit; for touching the cue ball or any "
+                "other ball with clothing, hand or cue (machine, mazik)."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "A ball knocked off the table by an over-hard stroke goes back on the table; "
+                "there is no penalty."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The outcome is a win, a loss or a draw, normal or conditional. A normal draw: "
+                "every participant pockets 16 balls in 16 strokes — also when the stronger "
+                "player gives the weaker one a handicap."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The weaker player may ask for a handicap, of three kinds: the stronger player "
+                "starts; the weaker player may make more strokes; mixed — the stronger player "
+                "starts and may make fewer strokes."
+            )
+        ),
+    ),
+    fouls_from_source=True,
 )

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    POCKETING,
     SEAT_CHOICES,
     Action,
     Event,
@@ -393,5 +394,29 @@ VARIANT = Variant(
     min_seats=2,
     max_seats=2,
     decisions=DECISIONS,
-    handicap_in_force=lambda settings: True,  # the hand player's game is the handicap
+    always_handicap=True,  # one plays with the cue, the other by hand
+    rating_family=POCKETING,
+    source_title="«Снимание шаров рукой»",
+    source_points=(
+        Message(
+            gettext_noop(
+                "All the balls, whatever their numbers, are set up as a pyramid. One "
+                "participant plays with the cue, the other with his hand."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The one who plays with the cue opens and breaks the pyramid; he may first play "
+                "the cue ball off a cushion so that it stops behind the pyramid, and then break."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "If a ball drops on the break, the same player keeps the stroke and the ball "
+                "is put back."
+            )
+        ),
+        Message(gettext_noop("Here the source text breaks off mid-sentence.")),
+    ),
+    fouls_from_source=False,
 )

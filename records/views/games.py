@@ -21,17 +21,17 @@ from clubsite.csv_export import streamed_csv_response
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
-from games.models import Game, Outcome, Seat, Variant
+from games.models import Game, Outcome, Seat, default_variant, variant_choices, variant_label
 from records import handicap, rating
 from records.stats import (
     PERIODS,
-    VARIANT_FIGURES,
     finished_games,
     format_figure,
     game_with_seats,
     leaderboard,
     leaderboard_columns,
     state_figures,
+    variant_figures,
 )
 
 DEFAULT_MIN_GAMES = 3
@@ -67,7 +67,7 @@ def game_detail(request, pk):
             "step": step,
             "is_undo": step.event.kind == rules.UNDO,
             "recorded_at": recorded.get(number),
-            "figures": state_figures(step.after),
+            "figures": state_figures(game.variant, step.after),
         }
         for number, step in enumerate(log, start=1)
     ]
@@ -121,7 +121,7 @@ def settings_rows(game, variant, seats):
 
 
 class LeaderboardForm(forms.Form):
-    variant = forms.ChoiceField(label=gettext_lazy("Game"), choices=Variant.choices, required=False)
+    variant = forms.ChoiceField(label=gettext_lazy("Game"), choices=variant_choices, required=False)
     period = forms.ChoiceField(
         label=gettext_lazy("Period"), choices=list(PERIODS.items()), required=False
     )
@@ -137,7 +137,7 @@ class LeaderboardForm(forms.Form):
         data = self.cleaned_data  # the fields that are valid
         direction = data.get("dir")
         return {
-            "variant": data.get("variant") or Variant.CORK,
+            "variant": data.get("variant") or default_variant(),
             "period": data.get("period") or "all",
             "min_games": data.get("min_games") or DEFAULT_MIN_GAMES,
             "sort": data.get("sort") or "",
@@ -155,7 +155,7 @@ def leaderboard_view(request):
     context = {
         "form": form,
         "query": query,
-        "variants": Variant.choices,
+        "variants": variant_choices(),
         "periods": PERIODS.items(),
         "columns": columns,
         "rows": [
@@ -167,8 +167,8 @@ def leaderboard_view(request):
         "headers": [sort_link(query, column, sort, desc) for column in columns],
         "filters": urlencode({k: query[k] for k in ("variant", "period", "min_games")}),
         "period_label": PERIODS[query["period"]],
-        "variant_label": Variant(query["variant"]).label,
-        "family_label": rating.FAMILY_LABELS[rating.family_of(query["variant"])],
+        "variant_label": variant_label(query["variant"]),
+        "family_label": rating.family_label(rating.family_of(query["variant"])),
         "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
     }
     template = "records/leaderboard.html"
@@ -197,7 +197,7 @@ def sort_link(query, column, sort, desc):
 
 
 class ExportForm(forms.Form):
-    variant = forms.ChoiceField(choices=Variant.choices, required=False)
+    variant = forms.ChoiceField(choices=variant_choices, required=False)
     period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
     player = forms.IntegerField(required=False, min_value=1)
     min_games = forms.IntegerField(required=False, min_value=1, max_value=10_000)
@@ -221,7 +221,7 @@ def games_csv(request):
         .order_by("game__finished_at", "game_id", "position")
     )
     # Translated now: the rows are streamed after the view has returned.
-    labels = {value: str(label) for value, label in Variant.choices}
+    labels = {value: str(label) for value, label in variant_choices()}
     outcome_labels = {value: str(label) for value, label in Outcome.choices}
     draw_labels = {value: str(label) for value, label in DRAW_LABELS.items()}
     header = [
@@ -262,15 +262,15 @@ def games_csv(request):
 def stats_csv(request):
     """Players' statistics: one row per player and game (filters: variant, period, min games)."""
     query = _export_query(request)
-    variants = [query["variant"]] if query["variant"] else list(Variant.values)
+    variants = [query["variant"]] if query["variant"] else list(rules.VARIANTS)
     # Translated now: the rows are streamed after the view has returned.
-    labels = {value: str(label) for value, label in Variant.choices}
+    labels = {value: str(label) for value, label in variant_choices()}
     figure_keys = []
     header = [_("Player ID"), _("Player"), _("Game type")]
-    for column in leaderboard_columns(Variant.CORK)[:6]:  # the columns common to every game
+    for column in leaderboard_columns(default_variant())[:6]:  # the columns common to every game
         header.append(str(column.label))
     for variant in variants:
-        for figure in VARIANT_FIGURES[variant]:
+        for figure in variant_figures(variant):
             figure_keys.append((variant, figure.key))
             header.append(f"{labels[variant]}: {figure.label}")
 

@@ -58,13 +58,16 @@ class Links(HTMLParser):
             self.links.append((url, True))
 
 
+def has_handicap(variant):
+    """The game is played with a handicap (фора) always or when its settings give one."""
+    return variant.always_handicap or any(f.name == "handicap" for f in variant.settings_fields)
+
+
 def game_states(game, undone):
     """The states of a game the crawl must see for each variant."""
     states = {game.status}
     variant = rules.get_variant(game.variant)
-    if variant.handicap_in_force and variant.handicap_in_force(
-        variant.settings_from_dict(game.settings)
-    ):
+    if variant.always_handicap or game.settings.get("handicap") not in (None, "", "none"):
         states.add("handicap")
     if game.pk in undone:
         states.add("undos")
@@ -73,7 +76,7 @@ def game_states(game, undone):
 
 def required_states(variant):
     states = {GameStatus.IN_PROGRESS, GameStatus.FINISHED, GameStatus.ABANDONED, "undos"}
-    if variant.handicap_in_force is not None:
+    if has_handicap(variant):
         states.add("handicap")
     return states
 

@@ -155,7 +155,7 @@ def test_incremental_update_equals_full_recompute(family):
     state = rating.Ratings(family)
     for _game in random_games(60, seed=7):
         state = rating.update(state)
-        assert state.count == Game.objects.filter(variant__in=rating.FAMILIES[family]).count()
+        assert state.count == Game.objects.filter(variant__in=rating.families()[family]).count()
     full = rating.recompute(family)
     assert full.count > 5
     assert state.ratings == full.ratings  # exactly: same arithmetic in the same order

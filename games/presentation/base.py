@@ -1,0 +1,117 @@
+"""What every game shows, and the defaults a game's presentation module overrides.
+
+A ``Presentation`` answers, for one game (one ``rules.Variant``), what the marker's console,
+the boards, the game page and the records show of its state: figures as (label, value)
+pairs, the panel and tile partials of the boards, the figures of the player page and the
+leaderboards. The defaults suit a game that has scores and nothing else, so a new game
+overrides only what it has more of. Labels are translated when called (in a request).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db.models import Avg, FloatField, IntegerField, Q
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+from django.utils.translation import gettext_lazy as _
+
+EVERYTHING = Q()
+
+
+def stat_int(*path: str):
+    """An integer from ``Seat.stats`` (``stat_int("fouls", "miss")`` is stats.fouls.miss)."""
+    return Cast(KT("__".join(("stats",) + path)), IntegerField())
+
+
+def stat_float(*path: str):
+    return Cast(KT("__".join(("stats",) + path)), FloatField())
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One aggregate over a player's seats: ``aggregate(source, filter=only & the scope)``.
+
+    ``fmt``: "int" or "dec" (one decimal). ``lower_is_better`` sets the default sort order.
+    The seats' ``stats`` are what the game's ``rules.Variant.seat_stats`` wrote.
+    """
+
+    key: str
+    label: object  # a lazy translation
+    aggregate: Callable
+    source: object = "id"
+    only: Q = EVERYTHING
+    fmt: str = "int"
+    lower_is_better: bool = False
+
+    def expression(self, scope: Q = EVERYTHING):
+        if self.aggregate is Avg:
+            return self.aggregate(self.source, filter=scope & self.only, output_field=FloatField())
+        return self.aggregate(self.source, filter=scope & self.only)
+
+
+class Presentation:
+    """The defaults; one subclass per game, registered in ``games.presentation``."""
+
+    key = ""  # the rules.Variant's key
+
+    # --- the marker's console (games/templates/games/console/console.html) ---------------
+
+    def console_figures(self, state) -> list:
+        """The game's own figures for the whole game, as (label, value) pairs."""
+        return []
+
+    def console_seat_figures(self, state, seat) -> list:
+        """The game's own figures of one seat, as (label, value) pairs."""
+        return []
+
+    def pocket_map(self, state) -> list:
+        """(ball, pocket label) for every ball that has its own pocket, else []."""
+        return []
+
+    def result(self, state):
+        """The result once it is known: at the end, or earlier when the game decides it."""
+        return state.result
+
+    # --- the boards (boards/templates/boards/) --------------------------------------------
+
+    # A template with the partials "panel" (beside the seats on the table board) and "tile"
+    # (one line on the wall's tile), both reading ``board.panel``; "" for none.
+    board_template = ""
+    score_caption = _("points")  # under each seat's big number
+
+    def board_score(self, state, seat):
+        """The big number of a seat."""
+        return state.scores[seat]
+
+    def board_seat_figures(self, state, seat) -> list:
+        return []
+
+    def board_role(self, state, seat) -> str:
+        """What the seat plays with, when players have different roles; else ""."""
+        return ""
+
+    def board_panel(self, state, names) -> dict:
+        """What the board's panel partial reads as ``board.panel``."""
+        return {}
+
+    def target(self, settings):
+        """The score that wins, when the game has one (the boards show "to N")."""
+        return None
+
+    # --- the game page (records/templates/records/game_detail.html) ----------------------
+
+    def page_seat_text(self, state, seat) -> str:
+        """A seat's figure in the log, after each event."""
+        return str(state.scores[seat])
+
+    def page_figures(self, state) -> list:
+        """The game's own figures in the log, after each event, as (label, text) pairs."""
+        return []
+
+    # --- the records: player page, leaderboards, CSV exports ---------------------------
+
+    record_figures: tuple[Figure, ...] = ()
+
+    def detailed_record_figures(self) -> tuple[Figure, ...]:
+        """The player page's figures: ``record_figures`` and any the leaderboard leaves out."""
+        return self.record_figures

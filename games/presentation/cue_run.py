@@ -1,0 +1,124 @@
+"""«Кладка шаров кием» as the console, the boards, the game page and the records show it."""
+
+from django.db.models import Avg, Count, Min, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.i18n import render_message
+from games.presentation.base import Figure, Presentation, stat_float, stat_int
+from games.rules import cue_run
+
+COMPLETE_RUN = Q(stats__complete=True)
+
+
+def _handicap_text(settings):
+    """The console's line: the kind of handicap, its strokes and the stronger seat."""
+    field = next((f for f in cue_run.VARIANT.settings_fields if f.name == "handicap"), None)
+    labels = dict(field.choices) if field else {}
+    kind = render_message(labels[settings.handicap]) if settings.handicap in labels else ""
+    return _("%(kind)s, %(n)s strokes, stronger player: seat %(seat)s") % {
+        "kind": kind,
+        "n": settings.handicap_strokes,
+        "seat": settings.strong_seat + 1,
+    }
+
+
+def _board_handicap(settings, names):
+    """The handicap as the board shows it: a figure and two notes."""
+    kind = settings.handicap
+    strong = names[settings.strong_seat] if 0 <= settings.strong_seat < len(names) else ""
+    if kind == "none":
+        return {"figure": "", "note": _("No handicap"), "strong": ""}
+    note = {
+        "start": _("the stronger starts"),
+        "extra_strokes": _("extra strokes for the weaker"),
+        "mixed": _("added to the stronger's total; the stronger starts"),
+    }.get(kind, "")
+    return {
+        "figure": f"+{settings.handicap_strokes}" if kind in ("extra_strokes", "mixed") else "",
+        "note": note,
+        "strong": _("stronger: %(name)s") % {"name": strong},
+    }
+
+
+class CueRunPresentation(Presentation):
+    key = cue_run.VARIANT.key
+
+    def console_figures(self, state):
+        figures = []
+        if state.to_beat is not None:
+            figures.append((_("Strokes to beat"), state.to_beat))
+        if state.settings.handicap != "none":
+            figures.append((_("Handicap"), _handicap_text(state.settings)))
+        return figures
+
+    def console_seat_figures(self, state, seat):
+        figures = [
+            (_("strokes"), state.strokes[seat]),
+            (_("penalties"), state.penalties[seat]),
+            (_("balls down"), state.balls_down[seat]),
+        ]
+        if state.adjusted[seat] is not None:
+            figures.append((_("total"), state.adjusted[seat]))
+        return figures
+
+    def result(self, state):
+        """Declared as soon as it is decided, before the runs end."""
+        return state.result or state.declared
+
+    board_template = "games/presentation/cue_run.html"
+    score_caption = gettext_lazy("strokes")
+
+    def board_score(self, state, seat):
+        return state.strokes[seat]
+
+    def board_seat_figures(self, state, seat):
+        figures = [
+            (_("balls"), f"{state.balls_down[seat]}/16"),
+            (_("penalties"), state.penalties[seat]),
+        ]
+        if state.adjusted[seat] is not None and state.adjusted[seat] != state.strokes[seat]:
+            figures.append((_("adjusted"), state.adjusted[seat]))
+        return figures
+
+    def board_panel(self, state, names):
+        return {"handicap": _board_handicap(state.settings, names), "to_beat": state.to_beat}
+
+    def page_seat_text(self, state, seat):
+        return _("%(strokes)s strokes, %(balls)s balls") % {
+            "strokes": state.strokes[seat],
+            "balls": state.balls_down[seat],
+        }
+
+    def page_figures(self, state):
+        return [(_("To beat"), "—" if state.to_beat is None else str(state.to_beat))]
+
+    record_figures = (
+        Figure("runs", gettext_lazy("Complete runs"), Count, only=COMPLETE_RUN),
+        Figure(
+            "best_run",
+            gettext_lazy("Best run (strokes)"),
+            Min,
+            stat_int("strokes"),
+            only=COMPLETE_RUN,
+            lower_is_better=True,
+        ),
+        Figure(
+            "average_run",
+            gettext_lazy("Average strokes per run"),
+            Avg,
+            stat_float("strokes"),
+            only=COMPLETE_RUN,
+            fmt="dec",
+            lower_is_better=True,
+        ),
+        Figure(
+            "perfect_runs",
+            gettext_lazy("Perfect runs (16 in 16)"),
+            Count,
+            only=Q(stats__perfect=True),
+        ),
+    )
+
+
+PRESENTATION = CueRunPresentation()

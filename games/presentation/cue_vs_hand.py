@@ -1,0 +1,52 @@
+"""«Снимание шаров рукой» as the console, the boards, the game page and the records show it."""
+
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.models import Outcome
+from games.presentation.base import Figure, Presentation
+from games.rules import cue_vs_hand
+
+
+class CueVsHandPresentation(Presentation):
+    key = cue_vs_hand.VARIANT.key
+
+    def console_figures(self, state):
+        return [(_("Balls to win"), state.settings.target)]
+
+    def console_seat_figures(self, state, seat):
+        role = _("cue") if seat == state.cue_seat else _("hand")
+        return [(_("plays with"), role)]
+
+    board_template = "games/presentation/cue_vs_hand.html"
+    score_caption = gettext_lazy("balls")
+
+    def board_role(self, state, seat):
+        return _("cue") if seat == state.cue_seat else _("hand") if seat == state.hand_seat else ""
+
+    def board_panel(self, state, names):
+        return {"broken": state.broken}
+
+    def target(self, settings):
+        return settings.target
+
+    record_figures = (
+        Figure("cue_games", gettext_lazy("Games with the cue"), Count, only=Q(stats__role="cue")),
+        Figure(
+            "cue_wins",
+            gettext_lazy("Won with the cue"),
+            Count,
+            only=Q(stats__role="cue", outcome=Outcome.WIN),
+        ),
+        Figure("hand_games", gettext_lazy("Games by hand"), Count, only=Q(stats__role="hand")),
+        Figure(
+            "hand_wins",
+            gettext_lazy("Won by hand"),
+            Count,
+            only=Q(stats__role="hand", outcome=Outcome.WIN),
+        ),
+    )
+
+
+PRESENTATION = CueVsHandPresentation()
