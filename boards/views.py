@@ -4,7 +4,8 @@ What a board shows is built by ``boards.content``; how its once-a-second polls s
 fingerprint, the empty 204, the render cache) is ``boards.polls``.
 
 What a board shows of a table: its game in progress; else its game finished in the last
-``board_polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
+``polls.RESULT_SHOWN_FOR`` (the table board with the winner banner; the wall as a free
+table with that result beneath in small type); else "the table is free".
 """
 
 from django.conf import settings as django_settings
@@ -27,7 +28,7 @@ from boards.polls import (
     wall_fingerprint,
 )
 from clubsite.qr import qr_svg
-from games.models import Game
+from games.models import Game, GameStatus
 from tables.models import Table
 
 THEMES = ("dark", "light")  # ?theme=…; the first is the default (a TV in a dim hall)
@@ -94,9 +95,14 @@ def _wall_context():
     shown = {}
     for game in games:
         shown.setdefault(game.table_id, game)
-    tiles = [
-        {"table": t, "board": game_board(shown[t.pk]) if t.pk in shown else None} for t in tables
-    ]
+    tiles = []
+    for table in tables:
+        game = shown.get(table.pk)
+        board = game_board(game) if game else None
+        if game and game.status == GameStatus.FINISHED:  # the table is free again
+            tiles.append({"table": table, "board": None, "last": board})
+        else:
+            tiles.append({"table": table, "board": board, "last": None})
     columns, rows = wall_grid(len(tiles))
     return {
         "tiles": tiles,
