@@ -6,17 +6,16 @@ Every TV in the hall asks its table's board once a second whether anything chang
 middleware and the URL resolver run: that halves the CPU an unchanged poll costs (measured by
 ``bench/board_load.py``). When the board did change and another TV has already had it
 rendered (they all notice a stroke within the same second), the cached fragment is sent the
-same way. Everything else goes down the normal stack to ``boards.views``, which makes
-the same checks when this middleware is absent.
+same way. Both answers come from ``polls.answer_table_poll``, the function the view answers
+polls with too; everything else goes down the normal stack to ``boards.views``.
 """
 
 import re
 
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
 from django.utils.translation import get_language_from_request
 
-from boards import polls as boards
+from boards import polls
 
 
 class BoardPollMiddleware:
@@ -40,16 +39,9 @@ class BoardPollMiddleware:
     def __call__(self, request):
         number = self.board_number(request)
         if number is not None:
-            fp = boards.table_fingerprint(number)
-            if fp == request.GET["fp"]:
-                return boards.unchanged()
             # What LocaleMiddleware would pick: the rendered boards are kept per language.
             language = get_language_from_request(request)
-            html = boards.cached_table_board(number, fp, language)
-            if html is not None:
-                response = boards.fragment(html, fp)
-                patch_vary_headers(response, ("Accept-Language", "Cookie"))
-                response.headers.setdefault("Content-Language", language)
+            response = polls.answer_table_poll(number, request.GET["fp"], language)
+            if response is not None:
                 return response
-            request.board_fingerprint = fp  # the view need not ask again
         return self.get_response(request)

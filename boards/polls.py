@@ -17,8 +17,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q
 from django.http import HttpResponse
-from django.utils import timezone, translation
-from django.utils.cache import add_never_cache_headers
+from django.utils import timezone
+from django.utils.cache import add_never_cache_headers, patch_vary_headers
 
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -108,29 +108,39 @@ def unchanged():
     return response
 
 
-def fragment(html, fp):
+def fragment(html, fp, language):
     """A changed board's fragment; the client keeps ``fp`` for its next poll."""
     response = HttpResponse(html)
     response["Content-Length"] = len(response.content)  # the fast path skips CommonMiddleware
     response["X-Board-Fingerprint"] = fp
     add_never_cache_headers(response)
+    # What LocaleMiddleware adds, which the fast path skips: the boards differ per language.
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    response.headers.setdefault("Content-Language", language)
     return response
 
 
-def _cache_key(key, language):
-    return f"boards:{key}:{language}"
+def answer_poll(shown, fp, key, language, render=None):
+    """The answer to a board's poll: the one function both paths use.
 
-
-def cached_table_board(number, fp, language):
-    """The rendered board of table ``number`` at ``fp`` if a poll has rendered it, else None."""
-    return cache.get(_cache_key(f"t{number}:{fp}", language))
-
-
-def cached_render(key, build):
-    """``build()`` -> html, kept per key and language (the boards' texts are translated)."""
-    key = _cache_key(key, translation.get_language())
-    html = cache.get(key)
+    ``shown``: the fingerprint the board shows; ``fp``: the current one; ``key`` names the
+    board ("t<number>", "wall") in the render cache. Unchanged: the empty 204. Changed and
+    already rendered in ``language`` (another TV asked first): that fragment. Else
+    ``render()`` builds it, which is cached for the next TVs; without ``render`` (the fast
+    path, before the session and the locale are set up) None: let the view answer.
+    """
+    if shown == fp:
+        return unchanged()
+    cache_key = f"boards:{key}:{fp}:{language}"
+    html = cache.get(cache_key)
     if html is None:
-        html = build()
-        cache.set(key, html, RENDER_CACHE_SECONDS)
-    return html
+        if render is None:
+            return None
+        html = render()
+        cache.set(cache_key, html, RENDER_CACHE_SECONDS)
+    return fragment(html, fp, language)
+
+
+def answer_table_poll(number, shown, language, render=None):
+    """``answer_poll`` for the board of table ``number`` (one small query)."""
+    return answer_poll(shown, table_fingerprint(number), f"t{number}", language, render)

@@ -12,19 +12,18 @@ from django.conf import settings as django_settings
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from boards.content import game_board, wall_grid
 from boards.polls import (
     FREE,
-    cached_render,
-    fragment,
+    answer_poll,
+    answer_table_poll,
     game_fingerprint,
     games_on_show,
     poll_fingerprint,
-    table_fingerprint,
-    unchanged,
     wall_fingerprint,
 )
 from clubsite.qr import qr_svg
@@ -66,16 +65,12 @@ def _theme(request):
 def board(request, number):
     """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
     shown = poll_fingerprint(request)
-    if shown is not None:
-        # boards.middleware.BoardPollMiddleware has usually made this check already.
-        fp = getattr(request, "board_fingerprint", None) or table_fingerprint(number)
-        if shown == fp:
-            return unchanged()
+    if shown is not None:  # usually answered by boards.middleware already, the same way
 
-        def build():
+        def render_board():
             return render_to_string("boards/table.html#board", _board_context(number))
 
-        return fragment(cached_render(f"t{number}:{fp}", build), fp)
+        return answer_table_poll(number, shown, get_language(), render_board)
     table = get_object_or_404(Table, number=number)
     context = _board_context(number)
     context |= {
@@ -119,13 +114,10 @@ def wall(request):
     """The club wall: every active table as a tile; polls like the table board."""
     shown = poll_fingerprint(request)
     if shown is not None:
-        fp = wall_fingerprint()
-        if shown == fp:
-            return unchanged()
 
-        def build():
+        def render_wall():
             return render_to_string("boards/wall.html#wall", _wall_context())
 
-        return fragment(cached_render(f"wall:{fp}", build), fp)
+        return answer_poll(shown, wall_fingerprint(), "wall", get_language(), render_wall)
     context = _wall_context() | {"theme": _theme(request)}
     return render(request, "boards/wall.html", context)

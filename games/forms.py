@@ -13,18 +13,38 @@ from django.utils.translation import gettext_lazy as _
 
 from games import rules
 from games.i18n import render_message
-from games.models import GameStatus, default_variant, variant_choices
+from games.models import default_variant, variant_choices
 from players.models import Player
 from tables.models import Table
+from tables.selectors import free_tables
 
 SETTING_PREFIX = "s_"
 PLAYER, GUEST = "p:", "g:"
 
 
-def free_tables():
-    """Tables a game can start on: active, in service, no game in progress."""
-    busy = Table.objects.filter(games__status=GameStatus.IN_PROGRESS)
-    return Table.objects.filter(is_active=True, out_of_service=False).exclude(pk__in=busy)
+def parse_seat_token(token):
+    """``p:<pk>`` -> the pk (int), ``g:<name>`` -> the name (str, stripped, maybe empty),
+    anything else -> None. The one reader of the seat tokens the start form posts."""
+    if token.startswith(PLAYER) and token[2:].isdigit():
+        return int(token[2:])
+    if token.startswith(GUEST):
+        return token[2:].strip()
+    return None
+
+
+def seated_player_ids(tokens):
+    """The roster players' pks among the seat tokens, in order."""
+    return [pk for pk in map(parse_seat_token, tokens) if isinstance(pk, int)]
+
+
+def seats_from_tokens(tokens):
+    """What each seat token stands for, in order: a Player, a guest's name (str), or None (a
+    malformed token or an unknown player). One query."""
+    players = Player.objects.in_bulk(seated_player_ids(tokens))
+    seats = []
+    for parsed in map(parse_seat_token, tokens):
+        seats.append(players.get(parsed) if isinstance(parsed, int) else parsed)
+    return seats
 
 
 def setting_form_field(setting):
@@ -106,21 +126,17 @@ class StartGameForm(forms.Form):
         """The seats in playing order, players' names resolved in one query."""
         if self._entries is None:
             tokens = self.seat_tokens()
-            ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
-            players = Player.objects.in_bulk(ids)
             entries = []
-            for token in tokens:
-                if token.startswith(GUEST) and token[2:].strip():
-                    entries.append(SeatEntry(token, token[2:].strip(), guest=True))
-                elif token.startswith(PLAYER) and token[2:].isdigit():
-                    player = players.get(int(token[2:]))
-                    if player is not None:
-                        entries.append(SeatEntry(token, player.display_name, guest=False))
+            for token, seat in zip(tokens, seats_from_tokens(tokens), strict=True):
+                if isinstance(seat, Player):
+                    entries.append(SeatEntry(token, seat.display_name, guest=False))
+                elif seat:  # a guest's name
+                    entries.append(SeatEntry(token, seat, guest=True))
             self._entries = entries
         return self._entries
 
     def seated_player_ids(self):
-        return [int(e.token[2:]) for e in self.seat_entries if not e.guest]
+        return seated_player_ids(e.token for e in self.seat_entries)
 
     def setting_fields(self):
         """The bound fields of the game's settings, for the template.
@@ -139,17 +155,9 @@ class StartGameForm(forms.Form):
     # --- validation ----------------------------------------------------------------------
 
     def clean_seats(self):
-        tokens = self.data.getlist("seats")
-        ids = [int(t[2:]) for t in tokens if t.startswith(PLAYER) and t[2:].isdigit()]
-        players = Player.objects.in_bulk(ids)
-        seats = []
-        for token in tokens:
-            if token.startswith(PLAYER) and token[2:].isdigit() and int(token[2:]) in players:
-                seats.append(players[int(token[2:])])
-            elif token.startswith(GUEST):
-                seats.append(token[2:].strip())
-            else:
-                raise ValidationError(_("Unknown player."), code="unknown_player")
+        seats = seats_from_tokens(self.data.getlist("seats"))
+        if None in seats:
+            raise ValidationError(_("Unknown player."), code="unknown_player")
         if not seats:
             raise ValidationError(_("Add the players."), code="no_players")
         return seats

@@ -44,6 +44,15 @@ class Outcome(models.TextChoices):
     DRAW = "draw", _("Draw")
 
 
+class GameQuerySet(models.QuerySet):
+    def in_progress_on(self, table):
+        """The game in progress on ``table`` (a Table, a pk or ``OuterRef("pk")``): at most one.
+
+        The one way to ask whether a table is in play.
+        """
+        return self.filter(table=table, status=GameStatus.IN_PROGRESS)
+
+
 class Game(models.Model):
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
@@ -74,6 +83,8 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]

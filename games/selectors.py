@@ -87,7 +87,7 @@ def game_state(game):
 
 def current_game(table):
     """The table's game in progress, or None."""
-    return Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).first()
+    return Game.objects.in_progress_on(table).first()
 
 
 def seats_of(game):

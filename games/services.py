@@ -84,7 +84,7 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
         with transaction.atomic():
             # Serialises starts on one table; the partial unique constraint is the backstop.
             Table.objects.select_for_update().filter(pk=table.pk).first()
-            if Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).exists():
+            if Game.objects.in_progress_on(table).exists():
                 raise ValidationError({"table": BUSY_TABLE})
             initial = replay_cache.Replayed.from_log(0, [], rules_variant.initial_state(validated))
             game = Game.objects.create(

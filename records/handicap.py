@@ -35,6 +35,7 @@ from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
 from players.models import Player, SkillClass
 from records import rating
@@ -70,11 +71,7 @@ class Hint:
 
 def seat_players(tokens):
     """The start form's seat tokens ("p:<pk>" / "g:<name>") as Players (None for a guest)."""
-    ids = [int(t[2:]) for t in tokens if t.startswith("p:") and t[2:].isdigit()]
-    players = Player.objects.in_bulk(ids)
-    return [
-        players.get(int(t[2:])) if t.startswith("p:") and t[2:].isdigit() else None for t in tokens
-    ]
+    return [seat if isinstance(seat, Player) else None for seat in seats_from_tokens(tokens)]
 
 
 def suggest(variant, tokens) -> Hint | None:

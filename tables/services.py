@@ -4,12 +4,12 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.models import Game, GameStatus
+from games.models import Game
 from tables.models import Table
 
 
 def has_game_in_progress(table):
-    return Game.objects.filter(table=table, status=GameStatus.IN_PROGRESS).exists()
+    return Game.objects.in_progress_on(table).exists()
 
 
 @transaction.atomic

@@ -9,8 +9,10 @@ Messages
     %-format parameters. The Django side renders it with ``gettext(msgid) % params``.
 
 Events
-    ``Event(kind, fouls=(), ball=None, pocket=None, count=None)``: what the marker recorded.
-    Stored as ``kind`` + ``payload`` (``event.to_payload()`` / ``Event.from_payload(kind, p)``).
+    ``Event(kind, fouls=(), ball=None, pocket=None, count=None, extra_balls=())``: what the
+    marker recorded (``extra_balls``: other numbered balls that fell with ``ball``, for games
+    that score balls by number). Stored as ``kind`` + ``payload`` (``event.to_payload()`` /
+    ``Event.from_payload(kind, p)``); whole numbers only (a count of 2.5 is malformed).
     The kind ``"undo"`` is handled by ``replay`` for every game: it drops the last effective
     event.
 
@@ -19,8 +21,9 @@ Actions
     action stands for every event with its ``kind`` and: a non-empty subset of ``fouls`` (when
     ``fouls`` is offered; several fouls in one stroke are penalised once), a ``ball`` from
     ``balls`` (when offered), a ``pocket`` from ``pockets`` (when offered; ``default_pocket`` is
-    the designated one), a ``count`` from 1 to ``max_count`` (when offered). ``apply`` accepts
-    every such event: the UI offers exactly these buttons.
+    the designated one), a ``count`` from 1 to ``max_count`` (when offered), and any subset of
+    ``extra_balls`` other than ``ball`` as the event's ``extra_balls`` (when offered). ``apply``
+    accepts every such event: the UI offers exactly these buttons.
 
 Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
@@ -32,9 +35,10 @@ Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
-    frozen state with some fields changed), ``seat_number`` (1-based seats in texts) and
-    ``join_messages`` (several Messages as one, e.g. the fouls of one stroke). A Message's
-    parameter may itself be a Message: it is translated too (pocket names, foul names).
+    frozen state with some fields changed), ``bump`` (one seat's count raised),
+    ``seat_number`` (1-based seats in texts) and ``join_messages`` (several Messages as one,
+    e.g. the fouls of one stroke). A Message's parameter may itself be a Message: it is
+    translated too (pocket names, foul names).
 """
 
 from __future__ import annotations
@@ -126,6 +130,7 @@ class Event:
     ball: int | None = None
     pocket: Pocket | None = None
     count: int | None = None
+    extra_balls: tuple[int, ...] = ()
 
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {}
@@ -137,6 +142,8 @@ class Event:
             payload["pocket"] = self.pocket.value
         if self.count is not None:
             payload["count"] = self.count
+        if self.extra_balls:
+            payload["balls"] = list(self.extra_balls)
         return payload
 
     @classmethod
@@ -149,14 +156,27 @@ class Event:
             return cls(
                 kind=str(kind),
                 fouls=tuple(str(f) for f in payload.get("fouls", ())),
-                ball=None if ball in (None, "") else int(ball),
+                ball=None if ball in (None, "") else _whole_number(ball),
                 pocket=None if pocket in (None, "") else Pocket(pocket),
-                count=None if count in (None, "") else int(count),
+                count=None if count in (None, "") else _whole_number(count),
+                extra_balls=tuple(_whole_number(b) for b in payload.get("balls", ()) or ()),
             )
         except (TypeError, ValueError) as exc:
             raise RuleViolation(
                 "malformed_event", Message(gettext_noop("The event's details are malformed."))
             ) from exc
+
+
+def _whole_number(value: Any) -> int:
+    """An int, or a string of digits (form data); anything else (2.5, "2.5", True) is
+    refused rather than rounded."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    raise ValueError(value)
 
 
 UNDO = "undo"
@@ -171,6 +191,7 @@ class Action:
     pockets: tuple[Pocket, ...] = ()
     default_pocket: Pocket | None = None
     max_count: int | None = None
+    extra_balls: tuple[int, ...] = ()
 
     def event(
         self,
@@ -179,9 +200,11 @@ class Action:
         ball: int | None = None,
         pocket: Pocket | None = None,
         count: int | None = None,
+        extra_balls: tuple[int, ...] = (),
     ) -> Event:
         """The event this button sends. Details not given default to the first foul offered,
-        the first ball offered, the designated (else the first) pocket offered, a count of 1."""
+        the first ball offered, the designated (else the first) pocket offered, a count of 1,
+        no extra balls."""
         if self.fouls and not fouls:
             fouls = self.fouls[:1]
         if self.balls and ball is None:
@@ -190,7 +213,7 @@ class Action:
             pocket = self.default_pocket or self.pockets[0]
         if self.max_count and count is None:
             count = 1
-        return Event(self.kind, tuple(fouls or ()), ball, pocket, count)
+        return Event(self.kind, tuple(fouls or ()), ball, pocket, count, tuple(extra_balls))
 
     def pick(self, choose: Callable[[int], int]) -> Event:
         """One of the events this action stands for, each detail chosen by ``choose(n)``
@@ -199,13 +222,12 @@ class Action:
         if self.fouls:
             mask = choose((1 << len(self.fouls)) - 1) + 1  # a non-empty subset
             fouls = tuple(code for i, code in enumerate(self.fouls) if mask >> i & 1)
-        return Event(
-            self.kind,
-            fouls,
-            self.balls[choose(len(self.balls))] if self.balls else None,
-            self.pockets[choose(len(self.pockets))] if self.pockets else None,
-            choose(self.max_count) + 1 if self.max_count else None,
-        )
+        ball = self.balls[choose(len(self.balls))] if self.balls else None
+        pocket = self.pockets[choose(len(self.pockets))] if self.pockets else None
+        count = choose(self.max_count) + 1 if self.max_count else None
+        # Extra balls: each of the others offered falls with probability about 1/8.
+        extra = tuple(b for b in self.extra_balls if b != ball and choose(8) == 0)
+        return Event(self.kind, fouls, ball, pocket, count, extra)
 
 
 @dataclass(frozen=True)
@@ -305,6 +327,11 @@ SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
 )
 
 
+def bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
+    """A copy of the per-seat ``values`` with ``seat``'s value raised by ``by``."""
+    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
+
+
 def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:
     """One Message that renders each of ``messages`` (translated) joined by ``separator``."""
     if len(messages) == 1:
@@ -335,18 +362,25 @@ def expect_details(
     ball: bool = False,
     pocket: bool = False,
     count: bool = False,
+    extra_balls: bool = False,
 ) -> None:
-    """Rejects an event that lacks a detail its kind needs or carries one it does not take."""
+    """Rejects an event that lacks a detail its kind needs or carries one it does not take
+    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball)."""
     present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
-    if present == (fouls, ball, pocket) and (event.count is not None) == count:
+    if (
+        present == (fouls, ball, pocket)
+        and (event.count is not None) == count
+        and (extra_balls or not event.extra_balls)
+    ):
         return
     for name, wanted, there in (
         ("fouls", fouls, present[0]),
         ("ball", ball, present[1]),
         ("pocket", pocket, present[2]),
         ("count", count, event.count is not None),
+        ("balls", extra_balls, bool(event.extra_balls)),
     ):
-        if wanted and not there:
+        if wanted and not there and name != "balls":
             raise malformed(
                 Message(gettext_noop("This event needs its “%(detail)s”."), {"detail": name})
             )

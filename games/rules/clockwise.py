@@ -51,6 +51,7 @@ from .base import (
     RuleViolation,
     SettingField,
     Variant,
+    bump,
     check_fouls,
     evolve,
     expect_details,
@@ -139,8 +140,35 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
 )
 
 
+class BallValues:
+    """What balls played in number order score (shared with «по порядку номеров»)."""
+
+    points_per_ball: str
+    foul_penalty: str
+    foul_penalty_points: int
+
+    def value(self, ball: int) -> int:
+        """Points for pocketing ``ball``."""
+        return ball if self.points_per_ball == "number" else 1
+
+    @property
+    def total_points(self) -> int:
+        return sum(BALLS) if self.points_per_ball == "number" else len(BALLS)
+
+    @property
+    def winning_points(self) -> int:
+        """More than half of all the points: 61 (by number) or 8 (one a ball)."""
+        return self.total_points // 2 + 1
+
+    def penalty(self, ball_on: int) -> int:
+        """What a foul costs with ``ball_on`` the lowest ball on the table."""
+        if self.foul_penalty == "fixed":
+            return self.foul_penalty_points
+        return self.value(ball_on)
+
+
 @dataclass(frozen=True)
-class Settings:
+class Settings(BallValues):
     players: int = 2
     points_per_ball: str = "number"
     foul_penalty: str = "ball_on"
@@ -155,19 +183,6 @@ class Settings:
             "foul_penalty_points": self.foul_penalty_points,
             "breaker_continues": self.breaker_continues,
         }
-
-    def value(self, ball: int) -> int:
-        """Points for pocketing ``ball``."""
-        return ball if self.points_per_ball == "number" else 1
-
-    @property
-    def total_points(self) -> int:
-        return sum(BALLS) if self.points_per_ball == "number" else len(BALLS)
-
-    @property
-    def winning_points(self) -> int:
-        """More than half of all the points: 61 (by number) or 8 (one a ball)."""
-        return self.total_points // 2 + 1
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -230,15 +245,8 @@ def _replace(state: State, **changes: Any) -> State:
     return evolve(state, applied=state.applied + 1, **changes)
 
 
-def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
-
-
 def _penalty(state: State) -> int:
-    settings = state.settings
-    if settings.foul_penalty == "fixed":
-        return settings.foul_penalty_points
-    return settings.value(state.balls_left[0])
+    return state.settings.penalty(state.balls_left[0])
 
 
 # --- what the marker may send --------------------------------------------------------------
@@ -359,8 +367,8 @@ def _foul(state: State, event: Event) -> State:
         state,
         broken=True,
         turn=1 - seat,
-        scores=_bump(state.scores, seat, -_penalty(state)),
-        fouls=_bump(state.fouls, seat, 1),
+        scores=bump(state.scores, seat, -_penalty(state)),
+        fouls=bump(state.fouls, seat, 1),
     )
 
 
@@ -385,9 +393,9 @@ def _pot(state: State, event: Event) -> State:
     seat = state.turn
     if pocket is not state.pocket_for(ball):
         # [seed] the stroke does not count and the ball goes back; the turn passes.
-        return _replace(state, turn=1 - seat, wrong_pockets=_bump(state.wrong_pockets, seat, 1))
+        return _replace(state, turn=1 - seat, wrong_pockets=bump(state.wrong_pockets, seat, 1))
     settings = state.settings
-    scores = _bump(state.scores, seat, settings.value(ball))
+    scores = bump(state.scores, seat, settings.value(ball))
     balls_left = state.balls_left[1:]
     pocketed = (
         state.pocketed[:seat] + (state.pocketed[seat] + (ball,),) + state.pocketed[seat + 1 :]

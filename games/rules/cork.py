@@ -35,6 +35,7 @@ from .base import (
     Result,
     SettingField,
     Variant,
+    bump,
     check_fouls,
     evolve,
     expect_details,
@@ -141,10 +142,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return () if state.finished else _ACTIONS
 
 
-def _bump(values: tuple[int, ...], seat: int, by: int) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
-
-
 _FOUL_INDEX = {code: i for i, code in enumerate(FOUL_CODES)}
 
 
@@ -166,17 +163,17 @@ def apply(state: State, event: Event) -> State:
         return evolve(
             state,
             turn=(seat + 1) % state.seats,
-            scores=_bump(state.scores, seat, -bank),
+            scores=bump(state.scores, seat, -bank),
             bank=bank * 2,
             fouls_committed=state.fouls_committed + 1,
             applied=state.applied + 1,
             foul_counts=state.foul_counts[:seat] + (tuple(counts),) + state.foul_counts[seat + 1 :],
-            foul_strokes=_bump(state.foul_strokes, seat, 1),
-            points_lost=_bump(state.points_lost, seat, bank),
+            foul_strokes=bump(state.foul_strokes, seat, 1),
+            points_lost=bump(state.points_lost, seat, bank),
         )
     if kind == SCORE:
         expect_details(event)
-        scores = _bump(state.scores, seat, bank)
+        scores = bump(state.scores, seat, bank)
         won = scores[seat] >= state.settings.target
         return evolve(
             state,
@@ -186,8 +183,8 @@ def apply(state: State, event: Event) -> State:
             finished=won,
             result=Result((seat,), None, scores) if won else None,
             applied=state.applied + 1,
-            scoring_strokes=_bump(state.scoring_strokes, seat, 1),
-            points_won=_bump(state.points_won, seat, bank),
+            scoring_strokes=bump(state.scoring_strokes, seat, 1),
+            points_won=bump(state.points_won, seat, bank),
         )
     raise unknown_event(kind)
 

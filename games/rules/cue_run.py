@@ -57,7 +57,9 @@ from .base import (
     SettingField,
     SettingsError,
     Variant,
+    bump,
     check_fouls,
+    evolve,
     expect_details,
     game_over,
     gettext_noop,
@@ -327,21 +329,21 @@ def initial_state(settings: Settings) -> State:
     zeros = (0,) * n
     order = run_order(settings)
     return State(
-        settings,
-        n,
-        order[0],
-        zeros,
-        zeros,
-        zeros,
-        zeros,
-        (False,) * n,
-        (False,) * n,
-        order,
-        0,
-        handicap_deltas(settings),
-        None,
-        ((0,) * len(FOUL_CODES),) * n,
-        zeros,
+        settings=settings,
+        seats=n,
+        turn=order[0],
+        scores=zeros,
+        strokes=zeros,
+        penalties=zeros,
+        balls_down=zeros,
+        runs_done=(False,) * n,
+        stopped=(False,) * n,
+        order=order,
+        position=0,
+        deltas=handicap_deltas(settings),
+        best=None,
+        foul_counts=((0,) * len(FOUL_CODES),) * n,
+        balls_off=zeros,
     )
 
 
@@ -403,25 +405,15 @@ def _end_run(state: State, stopped: bool) -> State:
         best = total if best is None else min(best, total)
     finished = all(runs_done)
     position = state.position if finished else state.position + 1
-    after = State(
-        state.settings,
-        state.seats,
-        state.order[position],
-        state.scores,
-        state.strokes,
-        state.penalties,
-        state.balls_down,
-        runs_done,
-        stops,
-        state.order,
-        position,
-        state.deltas,
-        best,
-        state.foul_counts,
-        state.balls_off,
-        False,
-        None,
-        state.applied,
+    after = evolve(
+        state,
+        turn=state.order[position],
+        runs_done=runs_done,
+        stopped=stops,
+        position=position,
+        best=best,
+        finished=False,
+        result=None,
     )
     if finished:
         return replace(after, finished=True, result=_result(after))
@@ -451,10 +443,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if _out_of_contention(state, state.turn):
         return _STROKE_ACTIONS + (_STOP_ACTION,)
     return _STROKE_ACTIONS
-
-
-def _bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
-    return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
 
 
 def _count_fouls(state: State, seat: int, fouls: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
@@ -499,27 +487,20 @@ def apply(state: State, event: Event) -> State:
         raise unknown_event(kind)
 
     added = (kind != PENALTY) + bool(fouls)  # the stroke itself, and one penalty at most
-    strokes = _bump(state.strokes, seat, added)
-    balls_down = _bump(state.balls_down, seat) if kind in (POT, FOUL_POT) else state.balls_down
-    after = State(
-        state.settings,
-        state.seats,
-        seat,
-        strokes,
-        strokes,
-        _bump(state.penalties, seat) if fouls else state.penalties,
-        balls_down,
-        state.runs_done,
-        state.stopped,
-        state.order,
-        state.position,
-        state.deltas,
-        state.best,
-        _count_fouls(state, seat, fouls) if fouls else state.foul_counts,
-        _bump(state.balls_off, seat) if kind == BALL_OFF else state.balls_off,
-        False,
-        None,
-        state.applied + 1,
+    strokes = bump(state.strokes, seat, added)
+    balls_down = bump(state.balls_down, seat) if kind in (POT, FOUL_POT) else state.balls_down
+    after = evolve(
+        state,
+        turn=seat,
+        scores=strokes,
+        strokes=strokes,
+        penalties=bump(state.penalties, seat) if fouls else state.penalties,
+        balls_down=balls_down,
+        foul_counts=_count_fouls(state, seat, fouls) if fouls else state.foul_counts,
+        balls_off=bump(state.balls_off, seat) if kind == BALL_OFF else state.balls_off,
+        finished=False,
+        result=None,
+        applied=state.applied + 1,
     )
     if balls_down[seat] == BALLS:
         return _end_run(after, stopped=False)

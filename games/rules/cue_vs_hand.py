@@ -44,6 +44,7 @@ from .base import (
     SettingField,
     Variant,
     check_fouls,
+    evolve,
     expect_details,
     game_over,
     gettext_noop,
@@ -224,20 +225,17 @@ def _state(
     """The next state after an event (the break is done by then, unless positioning)."""
     scores = state.scores if scores is None else scores
     winner = state.turn if scores[state.turn] >= state.settings.target else None
-    return State(
-        state.settings,
-        2,
-        turn,
-        scores,
-        state.cue_seat,
-        state.hand_seat,
-        True,
-        BALLS - scores[0] - scores[1],
-        state.foul_counts if foul_counts is None else foul_counts,
-        state.foul_strokes if foul_strokes is None else foul_strokes,
-        winner is not None,
-        Result((winner,), None, scores) if winner is not None else None,
-        state.applied + 1,
+    return evolve(
+        state,
+        turn=turn,
+        scores=scores,
+        broken=True,
+        balls_on_table=BALLS - scores[0] - scores[1],
+        foul_counts=state.foul_counts if foul_counts is None else foul_counts,
+        foul_strokes=state.foul_strokes if foul_strokes is None else foul_strokes,
+        finished=winner is not None,
+        result=Result((winner,), None, scores) if winner is not None else None,
+        applied=state.applied + 1,
     )
 
 
@@ -254,19 +252,7 @@ def apply(state: State, event: Event) -> State:
                 "already_broken",
                 Message(gettext_noop("The pyramid is already broken.")),
             )
-        return State(
-            state.settings,
-            2,
-            seat,
-            state.scores,
-            state.cue_seat,
-            state.hand_seat,
-            False,
-            state.balls_on_table,
-            state.foul_counts,
-            state.foul_strokes,
-            applied=state.applied + 1,
-        )
+        return evolve(state, turn=seat, broken=False, applied=state.applied + 1)
     if kind == STROKE:
         expect_details(event)
         return _state(state, turn=other)

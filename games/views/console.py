@@ -16,10 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from clubsite.htmx import page_or_partial
 from clubsite.roles import marker_required
 from games import rules, selectors, services
 from games.console import console_context, shown_version
-from games.forms import StartGameForm
+from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -57,49 +58,59 @@ def table(request, number):
 
 
 def _start_page(request, table):
-    """The start form; editing buttons re-render it, "start" starts the game (errors inline)."""
-    results = []
-    searching = False
-    op = request.POST.get("op", "start") if request.method == "POST" else None
-    if op is None:
-        form = StartGameForm(table=table)
-    elif op == "start":
-        form = StartGameForm(request.POST, table=table)
-        if form.is_valid():
-            try:
-                game = services.start_game(**form.start_arguments(), marker=request.user)
-            except ValidationError as error:
-                form.add_service_errors(error)
-            else:
-                return _redirect(request, reverse("games:console", args=[game.pk]))
-    else:
-        form = StartGameForm.edited(request.POST, op, table=table)
-        # "enter": the Enter key in a text box adds the guest typed, else searches.
-        searching = op == "search" or (op == "enter" and not request.POST.get("guest", "").strip())
-        if searching:
-            results = selectors.search_players(
-                request.POST.get("q"), exclude_ids=form.seated_player_ids()
-            )
+    """The start form: shown on GET; a post either edits it (``op``) or starts the game."""
+    if request.method != "POST":
+        return _start_form(request, StartGameForm(table=table), table)
+    op = request.POST.get("op", "start")
+    if op == "start":
+        return _start_game(request, table)
+    return _edit_start_form(request, op, table)
+
+
+def _start_game(request, table):
+    """Starts the game and opens its console; or the form again with the errors inline."""
+    form = StartGameForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            game = services.start_game(**form.start_arguments(), marker=request.user)
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            return _redirect(request, reverse("games:console", args=[game.pk]))
+    return _start_form(request, form, table, edited=True)
+
+
+def _edit_start_form(request, op, table):
+    """An editing button (seats, game, search): the form again, no error shown yet."""
+    form = StartGameForm.edited(request.POST, op, table=table)
+    # "enter": the Enter key in a text box adds the guest typed, else searches.
+    searching = op == "search" or (op == "enter" and not request.POST.get("guest", "").strip())
+    if not searching:
+        return _start_form(request, form, table, edited=True)
+    query = request.POST.get("q", "")
+    results = selectors.search_players(query, exclude_ids=form.seated_player_ids())
+    return _start_form(request, form, table, edited=True, results=results, query=query)
+
+
+def _start_form(request, form, table, *, edited=False, results=(), query=""):
+    """The start page, or only its form for an HTMX post that ``edited`` it."""
     context = {
         "form": form,
         "table": table,
         "results": results,
-        "query": request.POST.get("q", "") if op and searching else "",
+        "query": query,
         "games_in_progress": selectors.games_in_progress() if table is None else [],
         "out_of_service": table is not None and (not table.is_active or table.out_of_service),
     }
-    template = f"{START}#start_form" if request.htmx and op else START
-    return render(request, template, context)
+    return render(request, page_or_partial(request, START, "start_form", when=edited), context)
 
 
 @marker_required
 @require_GET
 def player_search(request):
     """Roster players matching ``q`` (as the marker types), minus the seated ones."""
-    seated = [t[2:] for t in request.GET.getlist("seats") if t.startswith("p:")]
-    players = selectors.search_players(
-        request.GET.get("q"), exclude_ids=[int(pk) for pk in seated if pk.isdigit()]
-    )
+    seated = seated_player_ids(request.GET.getlist("seats"))
+    players = selectors.search_players(request.GET.get("q"), exclude_ids=seated)
     context = {"results": players, "query": request.GET.get("q", "")}
     return render(request, f"{START}#player_results", context)
 
@@ -153,27 +164,28 @@ def undo(request, pk):
 @marker_required
 @require_POST
 def abandon(request, pk):
-    game = _write(request, pk, services.abandon_game, follow=False)
-    if not isinstance(game, Game):
-        return game  # the console, with the reason it was refused
-    messages.success(request, _("The game was abandoned; the table is free."))
-    return _redirect(request, reverse("games:table", args=[game.table.number]))
+    def abandoned(game):
+        messages.success(request, _("The game was abandoned; the table is free."))
+        return _redirect(request, reverse("games:table", args=[game.table.number]))
+
+    return _write(request, pk, services.abandon_game, done=abandoned)
 
 
 @marker_required
 @require_POST
 def finish(request, pk):
-    game = _write(request, pk, services.finish_game, follow=False)
-    if not isinstance(game, Game):
-        return game
-    return _redirect(request, reverse("games:result", args=[game.pk]))
+    def finished(game):
+        return _redirect(request, reverse("games:result", args=[game.pk]))
+
+    return _write(request, pk, services.finish_game, done=finished)
 
 
-def _write(request, pk, service, follow=True, **kwargs):
-    """Calls ``service`` with the posted ``seq``; answers the console (409 when refused).
+def _write(request, pk, service, done=None, **kwargs):
+    """Calls ``service`` with the posted ``seq`` and always answers: ``done(game)`` when the
+    write went through (default: the fresh console), the console with the reason (409) when
+    it was refused.
 
     The service reads and locks the game row itself, so the game is not read before.
-    With ``follow=False`` a successful write returns the Game so the caller can redirect.
     """
     seq = request.POST.get("seq", "")
     try:
@@ -187,8 +199,8 @@ def _write(request, pk, service, follow=True, **kwargs):
         return _render_console(request, _game(pk), error=str(error.message))
     except rules.RuleViolation as violation:
         return _render_console(request, _game(pk), error=render_message(violation.message))
-    if not follow:
-        return game
+    if done is not None:
+        return done(game)
     if not request.htmx:
         return redirect("games:console", pk=game.pk)
     return _render_console(request, game)
@@ -201,7 +213,7 @@ def _game(pk):
 def _render_console(request, game, *, error=None, confirm=None):
     context = console_context(game, confirm=confirm)
     context["error"] = error
-    template = f"{CONSOLE}#console" if request.htmx else CONSOLE
+    template = page_or_partial(request, CONSOLE, "console")
     return render(request, template, context, status=CONFLICT if error else 200)
 
 

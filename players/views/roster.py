@@ -9,6 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubsite.htmx import page_or_partial
 from clubsite.roles import roster_admin_required
 from players import csv_io, services
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
@@ -16,11 +17,6 @@ from players.models import Player
 from players.selectors import search_players
 
 LIST_LIMIT = 200
-
-
-def wants_fragment(request):
-    """An HTMX request for the results only (not a history restore, which needs the page)."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
 
 
 def back_to_list(request):
@@ -45,10 +41,7 @@ def player_list(request):
         "limited": total > LIST_LIMIT,
         "export_query": request.GET.urlencode(),
     }
-    template = "players/roster/list.html"
-    if wants_fragment(request):
-        template += "#results"
-    return render(request, template, context)
+    return render(request, page_or_partial(request, "players/roster/list.html", "results"), context)
 
 
 @roster_admin_required

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from clubsite.csv_export import streamed_csv_response
+from clubsite.htmx import page_or_partial
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
@@ -171,10 +172,7 @@ def leaderboard_view(request):
         "family_label": rating.family_label(rating.family_of(query["variant"])),
         "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
     }
-    template = "records/leaderboard.html"
-    if request.htmx:
-        template += "#board"
-    return render(request, template, context)
+    return render(request, page_or_partial(request, "records/leaderboard.html", "board"), context)
 
 
 def sort_link(query, column, sort, desc):

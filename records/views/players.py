@@ -5,6 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from clubsite.htmx import wants_partial
 from games.models import Outcome
 from players.models import Player
 from records.stats import player_games, player_ratings, player_records
@@ -27,7 +28,7 @@ def player_detail(request, pk):
     ]
     context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
     template = "records/player_detail.html"
-    if request.htmx and request.htmx.target == "player-games":
+    if wants_partial(request, target="player-games"):
         return render(request, template + "#games", context)
     context["records"] = player_records(player)
     context["ratings"] = player_ratings(player)

@@ -1,7 +1,7 @@
-"""Property-based tests over every game in ``VARIANTS``: random games made of the events that
-``legal_actions`` offers (with undos mixed in) keep RULES.md's invariants, replay is
-deterministic, an undo cancels exactly one event, every offered event is accepted, and an
-event the rules reject changes nothing and fails only with a RuleViolation."""
+"""Property-based tests over every game of the engine: random games made of the events that
+``legal_actions`` offers (with undos mixed in) keep RULES.md's and RULES-PYRAMID.md's
+invariants, replay is deterministic, an undo cancels exactly one event, every offered event is
+accepted, and an event the rules reject changes nothing and fails only with a RuleViolation."""
 
 import dataclasses
 import itertools
@@ -13,10 +13,34 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
 from hypothesis import strategies as st
 
-from games.rules import UNDO, VARIANTS, Event, Pocket, RuleViolation, SettingsError, replay
+from games.rules import (
+    UNDO,
+    Event,
+    Pocket,
+    RuleViolation,
+    SettingsError,
+    classic_pyramid,
+    combined_pyramid,
+    dynamic_pyramid,
+    free_pyramid,
+    in_order,
+    replay,
+)
+from games.rules import VARIANTS as SITE_VARIANTS
+from games.rules.classic_pyramid import value as classic_value
+from games.rules.pyramid import TARGET as FAMILY_TARGET
+
+# The site's games and the pyramid games (the engine has them all, registered or not yet).
+PYRAMID = {
+    module.VARIANT.key: module.VARIANT
+    for module in (free_pyramid, combined_pyramid, dynamic_pyramid, classic_pyramid, in_order)
+}
+VARIANTS = {**SITE_VARIANTS, **PYRAMID}
+FAMILY = ["pyramid_free", "pyramid_combined", "pyramid_dynamic"]
 
 ALL = sorted(VARIANTS)
-OURS = ["cork", "clockwise"]  # these also promise: apply accepts only what is offered
+# These also promise: apply accepts only what is offered.
+OURS = ["cork", "clockwise", *sorted(PYRAMID)]
 
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,7 +83,12 @@ def event_for(action):
         ball=st.sampled_from(action.balls) if action.balls else st.none(),
         pocket=st.sampled_from(action.pockets) if action.pockets else st.none(),
         count=st.integers(1, action.max_count) if action.max_count else st.none(),
-    )
+        extra_balls=(
+            st.lists(st.sampled_from(action.extra_balls), unique=True, max_size=4).map(tuple)
+            if action.extra_balls
+            else st.just(())
+        ),
+    ).filter(lambda event: event.ball not in event.extra_balls)
 
 
 @st.composite
@@ -87,13 +116,26 @@ def games(draw, key, max_events=200):
         event = action.pick(choice.randrange)
         if action.default_pocket is not None and choice.random() < 0.7:
             event = dataclasses.replace(event, pocket=action.default_pocket)
+        if action.max_count and choice.random() < 0.7:  # mostly a ball or two, as in play
+            event = dataclasses.replace(event, count=min(action.max_count, choice.randint(1, 2)))
         stack.append(variant.apply(stack[-1], event))  # an offered event is never rejected
         events.append(event)
     return variant, game_settings, events, stack
 
 
 KINDS = sorted(
-    {"stroke", "score", "foul", "break", "nominate", "pot", "order_error", "penalty", "bogus"}
+    {
+        "stroke",
+        "score",
+        "foul",
+        "break",
+        "nominate",
+        "pot",
+        "svoyak",
+        "order_error",
+        "penalty",
+        "bogus",
+    }
 )
 FOULS = sorted({code for v in VARIANTS.values() for code in v.foul_labels} | {"bogus"})
 
@@ -104,6 +146,7 @@ any_event = st.builds(
     ball=st.none() | st.integers(-1, 17),
     pocket=st.none() | st.sampled_from(list(Pocket)),
     count=st.none() | st.integers(-1, 20),
+    extra_balls=st.lists(st.integers(-1, 17), max_size=3).map(tuple),
 )
 
 
@@ -165,7 +208,68 @@ def cue_vs_hand_invariants(state):
     assert sum(state.scores) <= 16
 
 
+def family_invariants(state):
+    # RULES-PYRAMID.md: balls on the table + balls on both shelves = the game's ball count
+    # (a legacy debt is counted apart); nobody reaches the target before the frame ends.
+    assert state.on_table >= 0 and min(state.scores) >= 0
+    assert state.on_table + sum(state.scores) == state.family.balls
+    assert min(state.debts) >= 0
+    if state.settings.foul_model == "modern":
+        assert state.debts == (0, 0)
+    assert 0 <= state.to_return <= state.settings.returned_pots
+    assert state.in_hand in ("", "home", "anywhere")
+    assert state.in_hand != "anywhere" or state.family.svoyak_from == "anywhere"
+    if not state.finished:
+        assert max(state.scores) < FAMILY_TARGET
+    else:
+        assert state.result.draw is None
+        assert state.scores[state.result.winners[0]] >= FAMILY_TARGET
+    stats = VARIANTS[state.family.key].seat_stats(state)
+    for s in stats:
+        assert s["best_run"] <= s["balls"]
+        assert s["svoyaki"] <= s["balls"]
+
+
+def classic_invariants(state):
+    # Every ball is on the table or on exactly one shelf; a score is the head start, the
+    # balls' values, the last-ball bonus, less (or plus) the fouls' penalties.
+    shelved = [ball for shelf in state.shelves for ball in shelf]
+    assert sorted(shelved + list(state.table)) == list(range(1, 16))
+    assert list(state.table) == sorted(state.table)
+    settings = state.settings
+    excess = []
+    for seat in (0, 1):
+        expected = sum(classic_value(b) for b in state.shelves[seat])
+        if seat == settings.weaker_seat:
+            expected += settings.head_start
+        if settings.penalty_to == "offender":
+            expected -= state.penalties[seat]
+        else:
+            expected += state.penalties[1 - seat]
+        excess.append(state.scores[seat] - expected)
+    # the last-ball bonus: once, to whoever cleared the table
+    assert sorted(excess) == ([0, 10] if not state.table else [0, 0])
+    if not state.finished:
+        assert max(state.scores) < settings.target and state.table
+    elif state.result.draw:
+        assert not state.table and state.scores[0] == state.scores[1]
+
+
+def in_order_invariants(state):
+    pocketed = [ball for balls in state.pocketed for ball in balls]
+    assert sorted(pocketed + list(state.balls_left)) == list(range(1, 16))
+    assert list(state.balls_left) == sorted(state.balls_left)
+    for balls in state.pocketed:
+        assert list(balls) == sorted(balls)
+    if not state.finished:
+        assert state.ball_on == state.balls_left[0]
+        assert max(state.scores) < state.settings.winning_points
+
+
 EXTRA = {
+    **dict.fromkeys(FAMILY, family_invariants),
+    "pyramid_classic": classic_invariants,
+    "in_order": in_order_invariants,
     "cork": cork_invariants,
     "clockwise": clockwise_invariants,
     "cue_run": cue_run_invariants,
@@ -190,7 +294,10 @@ def concrete_events(action, limit_fouls=6):
     pockets = action.pockets or (None,)
     counts = range(1, action.max_count + 1) if action.max_count else (None,)
     for fouls, ball, pocket, count in itertools.product(foul_sets, balls, pockets, counts):
-        yield Event(action.kind, fouls, ball, pocket, count)
+        others = tuple(b for b in action.extra_balls if b != ball)
+        # extra balls: none, the first other one, all the others
+        for extra in dict.fromkeys([(), others[:1], others]):
+            yield Event(action.kind, fouls, ball, pocket, count, extra)
 
 
 def offered(actions, event):
@@ -208,8 +315,12 @@ def offered(actions, event):
         else:
             fouls_fit = not event.fouls
         counts = range(1, action.max_count + 1) if action.max_count else ()
+        extra = event.extra_balls
+        extra_fit = len(set(extra)) == len(extra) and event.ball not in extra
+        extra_fit = extra_fit and set(extra) <= set(action.extra_balls)
         if (
             fouls_fit
+            and extra_fit
             and fits(action.balls, event.ball)
             and fits(action.pockets, event.pocket)
             and fits(counts, event.count)
@@ -231,6 +342,21 @@ def test_random_legal_games_keep_the_invariants(key, data):
     for state in stack:
         check_invariants(variant, state)
     assert stack[-1].applied == len(stack) - 1
+    if key in PYRAMID:
+        for before, after in itertools.pairwise(stack):
+            pyramid_step(before, after)
+
+
+def pyramid_step(before, after):
+    """RULES-PYRAMID.md: a frame has at most one winner (or a draw); scores never exceed the
+    target by more than what one stroke brought; the state only changes by one event."""
+    if before.finished:
+        return
+    if after.finished:
+        gained = max(after.scores[s] - before.scores[s] for s in after.result.winners)
+        for seat in after.result.winners:
+            assert after.scores[seat] < after.target + gained
+        assert len(after.result.winners) == 1 or after.result.draw == "normal"
 
 
 @pytest.mark.parametrize("key", ALL)

@@ -1,0 +1,43 @@
+"""Комбинированная пирамида («Московская») — RULES-PYRAMID.md §2.
+
+Only the coloured ball is the cue ball. Object balls pocketed are one point each; a свояк
+(the cue ball pocketed off an object ball) is one point — the shooter takes a ball of his
+choice off the table onto his shelf and plays on from hand from дом. The first to 8 wins.
+Fouls as in Свободная, plus the cue ball pocketed without a свояк; after a foul that
+pocketed the cue ball or put it off the table the opponent plays from hand from дом. The
+mechanics are the free-pyramid family's (``pyramid.py``).
+"""
+
+from __future__ import annotations
+
+from .base import Message, gettext_noop
+from .pyramid import (
+    COMMON_FOULS,
+    CUE_BALL_POCKETED,
+    FAMILY_DECISIONS,
+    HOME,
+    Family,
+    family_variant,
+)
+
+FOUL_LABELS: dict[str, Message] = {
+    **COMMON_FOULS,
+    CUE_BALL_POCKETED: Message(gettext_noop("Cue ball pocketed (not a svoyak)")),
+}
+
+SVOYAK_WITH_BALLS = Message(
+    gettext_noop(
+        "A svoyak on a stroke that also pocketed object balls: each of them counts, and the "
+        "svoyak adds one ball of the shooter's choice."
+    )
+)
+
+FAMILY = Family(
+    key="pyramid_combined",
+    name=Message(gettext_noop("Combined pyramid («Moscow»)")),
+    balls=15,
+    svoyak_from=HOME,
+    foul_labels=FOUL_LABELS,
+    decisions=(SVOYAK_WITH_BALLS, *FAMILY_DECISIONS),
+)
+VARIANT = family_variant(FAMILY)

@@ -1,0 +1,294 @@
+"""«Кладка шаров по порядку номеров» — balls in the order of their numbers, any pocket
+(RULES-PYRAMID.md §5: the clockwise game of RULES.md §2 without the pocket order).
+
+The ball "on" is always the lowest-numbered ball on the table and may go into any pocket; it
+scores its number (``points_per_ball="number"``, 120 in all, 61 wins) or one point (``"one"``,
+8 win) [decision, as §2]. A player continues after a legal pot; any other stroke passes the
+turn. Fouls (as §2: a miss, the cue ball pocketed or off the table, a ball touched, another
+ball hit before the ball on) cost the value of the ball on or a fixed number of points
+(``foul_penalty``), and scores may go below zero.
+
+Decisions (listed in ``VARIANT.decisions``):
+- No pocket is designated, so the break is an ordinary stroke: ball 1 dropping on it counts.
+- Only the ball on is recorded; other balls that drop with it go back on the table.
+- The table cleared before anyone reached the target: the higher score wins, equal scores
+  draw.
+- The handicap: the weaker starts with ``head_start`` points (balls carry their numbers, so
+  the head start is in points); the stronger's first ``returned_pots`` balls are spotted back
+  (he plays on and plays the same ball again).
+
+Events: ``pot`` (ball: the ball on), ``stroke`` (nothing pocketed), ``foul`` (fouls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .base import (
+    Action,
+    Event,
+    Message,
+    Result,
+    RuleViolation,
+    SettingsError,
+    Variant,
+    check_fouls,
+    evolve,
+    expect_details,
+    game_over,
+    gettext_noop,
+    join_messages,
+    malformed,
+    seat_number,
+    unknown_event,
+)
+from .clockwise import BALLS, FOUL_LABELS, BallValues
+from .clockwise import SETTINGS_FIELDS as CLOCKWISE_FIELDS
+from .pyramid import (
+    HANDICAP_DECISION,
+    HandicapSettings,
+    add_to_shelf,
+    best_runs,
+    bump,
+    handicap_fields,
+    parse_pyramid_settings,
+    split_returned,
+    table_cleared_result,
+    with_ending,
+)
+
+POT = "pot"
+STROKE = "stroke"
+FOUL = "foul"
+
+# points_per_ball, foul_penalty and foul_penalty_points: the clockwise game's own settings.
+SETTINGS_FIELDS = (
+    *(f for f in CLOCKWISE_FIELDS if f.name != "breaker_continues"),
+    *handicap_fields(sum(BALLS) // 2, "points"),
+)
+
+
+@dataclass(frozen=True)
+class Settings(BallValues, HandicapSettings):
+    players: int = 2
+    points_per_ball: str = "number"
+    foul_penalty: str = "ball_on"
+    foul_penalty_points: int = 1
+    weaker_seat: int = 1
+    head_start: int = 0
+    returned_pots: int = 0
+
+
+def settings_from_dict(data: Mapping[str, Any]) -> Settings:
+    settings = Settings(**parse_pyramid_settings(SETTINGS_FIELDS, data))
+    if settings.head_start >= settings.winning_points:
+        raise SettingsError(
+            {
+                "head_start": Message(
+                    gettext_noop("The head start must be below the %(target)s points that win."),
+                    {"target": settings.winning_points},
+                )
+            }
+        )
+    return settings
+
+
+@dataclass(frozen=True)
+class State:
+    settings: Settings
+    scores: tuple[int, ...]
+    seats: int = 2
+    turn: int = 0
+    finished: bool = False
+    result: Result | None = None
+    applied: int = 0
+    balls_left: tuple[int, ...] = BALLS
+    pocketed: tuple[tuple[int, ...], ...] = ((), ())
+    to_return: int = 0
+    run: int = 0
+    fouls: tuple[int, ...] = (0, 0)
+    best_run: tuple[int, ...] = (0, 0)
+
+    @property
+    def target(self) -> int:
+        return self.settings.winning_points
+
+    @property
+    def ball_on(self) -> int | None:
+        return None if self.finished or not self.balls_left else self.balls_left[0]
+
+
+def initial_state(settings: Settings) -> State:
+    handicap = settings.handicap
+    return State(
+        settings,
+        scores=bump((0, 0), handicap.weaker_seat, handicap.head_start),
+        to_return=handicap.returned_pots,
+    )
+
+
+def legal_actions(state: State) -> tuple[Action, ...]:
+    if state.finished:
+        return ()
+    on = state.balls_left[0]
+    return (
+        Action(POT, Message(gettext_noop("Ball %(ball)s pocketed"), {"ball": on}), balls=(on,)),
+        Action(STROKE, Message(gettext_noop("Nothing pocketed"))),
+        Action(FOUL, Message(gettext_noop("Foul")), fouls=tuple(FOUL_LABELS)),
+    )
+
+
+def apply(state: State, event: Event) -> State:
+    if state.finished:
+        raise game_over()
+    seat = state.turn
+    kind = event.kind
+    if kind == POT:
+        expect_details(event, ball=True)
+        return _pot(state, event.ball)
+    if kind == STROKE:
+        expect_details(event)
+        return evolve(state, applied=state.applied + 1, turn=1 - seat, run=0)
+    if kind == FOUL:
+        expect_details(event, fouls=True)
+        check_fouls(event, FOUL_LABELS)
+        penalty = state.settings.penalty(state.balls_left[0])
+        return evolve(
+            state,
+            applied=state.applied + 1,
+            turn=1 - seat,
+            run=0,
+            scores=bump(state.scores, seat, -penalty),
+            fouls=bump(state.fouls, seat, 1),
+        )
+    raise unknown_event(kind)
+
+
+def _pot(state: State, ball: Any) -> State:
+    if isinstance(ball, bool) or not isinstance(ball, int):
+        raise malformed(Message(gettext_noop("A ball is a whole number from 1 to 15.")))
+    if ball not in state.balls_left:
+        raise RuleViolation(
+            "ball_not_on_table",
+            Message(gettext_noop("Ball %(ball)s is not on the table."), {"ball": ball}),
+        )
+    on = state.balls_left[0]
+    if ball != on:
+        raise RuleViolation(
+            "not_ball_on",
+            Message(
+                gettext_noop("Ball %(ball)s is not the ball on: ball %(on)s is."),
+                {"ball": ball, "on": on},
+            ),
+        )
+    seat = state.turn
+    run = state.run + 1
+    changes: dict[str, Any] = {"run": run, "best_run": best_runs(state.best_run, seat, run)}
+    if split_returned(state.to_return, seat, state.settings.handicap.stronger_seat, 1):
+        return evolve(state, applied=state.applied + 1, to_return=state.to_return - 1, **changes)
+    scores = bump(state.scores, seat, state.settings.value(ball))
+    balls_left = state.balls_left[1:]
+    result = None
+    if scores[seat] >= state.settings.winning_points:
+        result = Result((seat,), None, scores)
+    elif not balls_left:
+        result = table_cleared_result(scores)
+    return evolve(
+        state,
+        applied=state.applied + 1,
+        scores=scores,
+        balls_left=balls_left,
+        pocketed=add_to_shelf(state.pocketed, seat, (ball,)),
+        finished=result is not None,
+        result=result,
+        **changes,
+    )
+
+
+def describe(before: State, event: Event, after: State) -> Message:
+    seat = before.turn
+    params: dict[str, Any] = {
+        "seat": seat_number(seat),
+        "other": seat_number(1 - seat),
+        "ball": event.ball,
+        "score": after.scores[seat],
+    }
+    if event.kind == POT:
+        if after.to_return < before.to_return:
+            return Message(
+                gettext_noop(
+                    "Player %(seat)s: ball %(ball)s pocketed and returned to the table "
+                    "(handicap); he plays on"
+                ),
+                params,
+            )
+        params["points"] = after.scores[seat] - before.scores[seat]
+        return with_ending(
+            Message(
+                gettext_noop("Player %(seat)s: ball %(ball)s, +%(points)s = %(score)s"), params
+            ),
+            after,
+        )
+    if event.kind == STROKE:
+        return Message(
+            gettext_noop("Player %(seat)s: nothing pocketed; player %(other)s to play"), params
+        )
+    params["fouls"] = join_messages([FOUL_LABELS[c] for c in event.fouls], ", ")
+    params["penalty"] = before.scores[seat] - after.scores[seat]
+    return Message(
+        gettext_noop("Player %(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
+    )
+
+
+def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {
+            "points": state.scores[seat],
+            "balls": len(state.pocketed[seat]),
+            "fouls": state.fouls[seat],
+            "best_run": state.best_run[seat],
+        }
+        for seat in range(state.seats)
+    )
+
+
+VARIANT = Variant(
+    key="in_order",
+    name=Message(gettext_noop("Balls in order of their numbers")),
+    settings_from_dict=settings_from_dict,
+    settings_fields=SETTINGS_FIELDS,
+    foul_labels=FOUL_LABELS,
+    initial_state=initial_state,
+    legal_actions=legal_actions,
+    apply=apply,
+    describe=describe,
+    seat_stats=seat_stats,
+    decisions=(
+        Message(
+            gettext_noop(
+                "No pocket is designated, so the break is an ordinary stroke: ball 1 dropping "
+                "on it counts."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Only the ball on is recorded; other balls that drop with it go back on the table."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "If the table is cleared before anyone reaches the target, the higher score "
+                "wins and equal scores are a draw."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "Handicap: the weaker player's head start is in points; a returned pot of the "
+                "stronger is spotted and he plays the same ball again."
+            )
+        ),
+        HANDICAP_DECISION,
+    ),
+)
