@@ -41,3 +41,24 @@ def load_demo_tariffs():
     for day, weekday, note in HOLIDAYS:
         SpecialDay.objects.get_or_create(date=day, defaults={"priced_as": weekday, "note": note})
     return created
+
+
+def load_demo_clocks(*, tables, user, now=None):
+    """Two clocks running now, on the tables with games in progress: one paused for a while,
+    one prepaid for an hour with 8 minutes left. Only into a club without sessions."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from billing.models import TableSession
+
+    if TableSession.objects.exists():
+        return 0
+    now = now or timezone.now()
+    first = services.start_session(table=tables[0], user=user, at=now - timedelta(minutes=75))
+    services.pause_session(session=first, user=user, at=now - timedelta(minutes=40))
+    services.resume_session(session=first, user=user, at=now - timedelta(minutes=30))
+    services.start_session(
+        table=tables[1], user=user, prepaid_minutes=60, at=now - timedelta(minutes=52)
+    )
+    return 2

@@ -109,3 +109,61 @@ class PricePreviewForm(forms.Form):
             if (end - start).days > 31:
                 raise ValidationError(_("Preview at most 31 days at once."))
         return data
+
+
+class StartClockForm(forms.Form):
+    prepaid_minutes = forms.IntegerField(
+        label=_("prepaid, minutes"), min_value=1, max_value=24 * 60, required=False
+    )
+
+
+class MoveForm(forms.Form):
+    to_table = forms.ModelChoiceField(label=_("to table"), queryset=None, empty_label=None)
+
+    def __init__(self, *args, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["to_table"].queryset = tables
+
+
+class CorrectTimeForm(forms.Form):
+    """A played stretch's new start and end (the club's local time, to the second)."""
+
+    stretch = forms.ModelChoiceField(label=_("stretch"), queryset=None, empty_label=None)
+    started_at = forms.DateTimeField(
+        label=_("from"),
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(
+            attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"
+        ),
+    )
+    ended_at = forms.DateTimeField(
+        label=_("to"),
+        input_formats=DATETIME_FORMATS,
+        required=False,
+        widget=forms.DateTimeInput(
+            attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"
+        ),
+        help_text=_("Empty while the clock runs on this stretch."),
+    )
+    reason = forms.CharField(label=_("reason"), max_length=300)
+
+    def __init__(self, *args, session, stretch=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["stretch"].queryset = session.stretches.select_related("table")
+        self.fields["stretch"].label_from_instance = stretch_label
+        if stretch is not None:  # prefilled with the stretch's times, to be edited
+            from django.utils import timezone as tz
+
+            self.initial.update(
+                stretch=stretch.pk,
+                started_at=tz.localtime(stretch.started_at),
+                ended_at=tz.localtime(stretch.ended_at) if stretch.ended_at else None,
+            )
+
+
+def stretch_label(stretch):
+    from django.utils import timezone as tz
+
+    start = tz.localtime(stretch.started_at)
+    end = tz.localtime(stretch.ended_at).strftime("%H:%M:%S") if stretch.ended_at else "…"
+    return f"№{stretch.table.number}: {start:%d.%m %H:%M:%S} – {end}"

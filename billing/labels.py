@@ -44,3 +44,43 @@ def duration(seconds):
     hours, rest = divmod(abs(int(seconds)), 3600)
     minutes, secs = divmod(rest, 60)
     return f"{sign}{hours}:{minutes:02d}:{secs:02d}"
+
+
+def _clock_time(value):
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    if not value:
+        return "…"
+    return timezone.localtime(datetime.fromisoformat(value)).strftime("%d.%m %H:%M:%S")
+
+
+def describe_entry(entry):
+    """One audit entry in words, in the reader's language."""
+    details = entry.details or {}
+    table = details.get("table")
+    if entry.action == "session.start":
+        text = _("Clock started on table %(table)s") % {"table": table}
+        if details.get("prepaid_minutes"):
+            text += ", " + _("%(minutes)s min prepaid") % {"minutes": details["prepaid_minutes"]}
+        return text
+    if entry.action == "session.pause":
+        return _("Paused")
+    if entry.action == "session.resume":
+        return _("Resumed")
+    if entry.action == "session.stop":
+        return _("Clock stopped")
+    if entry.action == "session.move":
+        return _("Moved from table %(old)s to table %(new)s") % {
+            "old": details.get("from_table"),
+            "new": table,
+        }
+    if entry.action == "session.correct":
+        old, new = details.get("old", [None, None]), details.get("new", [None, None])
+        return _("Time corrected on table %(table)s: %(old)s → %(new)s") % {
+            "table": table,
+            "old": f"{_clock_time(old[0])} – {_clock_time(old[1])}",
+            "new": f"{_clock_time(new[0])} – {_clock_time(new[1])}",
+        }
+    return entry.action

@@ -2,7 +2,12 @@ from functools import partial
 
 from django.conf import settings
 
-from clubsite.roles import can_manage_roster, can_manage_tariffs, can_record_games
+from clubsite.roles import (
+    can_manage_roster,
+    can_manage_tariffs,
+    can_record_games,
+    can_run_clocks,
+)
 
 
 def club(request):
@@ -16,4 +21,5 @@ def club(request):
         "can_record_games": partial(can_record_games, user),
         "can_manage_roster": partial(can_manage_roster, user),
         "can_manage_tariffs": partial(can_manage_tariffs, user),
+        "can_run_clocks": partial(can_run_clocks, user),
     }

@@ -1,7 +1,8 @@
-"""Staff roles: the "Admins" and "Markers" groups and the checks views use.
+"""Staff roles: the "Admins", "Markers" and "Cashiers" groups and the checks views use.
 
 Anonymous visitors are spectators: they read public pages only.
-Markers hold ``games.record_game``; Admins hold that, the roster permissions (players, tables,
+Markers hold ``games.record_game``; Cashiers run the tables' clocks and bills (``billing``);
+Admins hold all that, the roster permissions (players, tables,
 users) and may view the games in Django's admin (which also needs ``is_staff``).
 """
 
@@ -13,15 +14,21 @@ from django_htmx.http import HttpResponseClientRedirect
 
 ADMINS = "Admins"
 MARKERS = "Markers"
+CASHIERS = "Cashiers"
 
 RECORD_GAMES = "games.record_game"
 MANAGE_ROSTER = "players.change_player"
 MANAGE_TARIFFS = "billing.change_tariff"
+RUN_CLOCKS = "billing.run_table_clock"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
+CASHIER_PERMISSIONS = [("billing", "run_table_clock")] + [
+    ("billing", f"view_{model}") for model in ("tablesession", "auditentry")
+]
 ADMIN_PERMISSIONS = (
     MARKER_PERMISSIONS
+    + CASHIER_PERMISSIONS
     + [
         (app, f"{action}_{model}")
         for app, model in [("players", "player"), ("tables", "table"), ("auth", "user")]
@@ -40,7 +47,11 @@ def ensure_roles():
     """Create both groups with their permissions; safe to run any number of times."""
     from django.contrib.auth.models import Group, Permission
 
-    for name, perms in [(MARKERS, MARKER_PERMISSIONS), (ADMINS, ADMIN_PERMISSIONS)]:
+    for name, perms in [
+        (MARKERS, MARKER_PERMISSIONS),
+        (CASHIERS, CASHIER_PERMISSIONS),
+        (ADMINS, ADMIN_PERMISSIONS),
+    ]:
         group, _ = Group.objects.get_or_create(name=name)
         for app_label, codename in perms:
             permission = Permission.objects.filter(
@@ -86,6 +97,10 @@ def can_manage_tariffs(user):
     return has_role_permission(user, MANAGE_TARIFFS)
 
 
+def can_run_clocks(user):
+    return has_role_permission(user, RUN_CLOCKS)
+
+
 def staff_required(perm):
     """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
 
@@ -111,3 +126,4 @@ def staff_required(perm):
 marker_required = staff_required(RECORD_GAMES)
 roster_admin_required = staff_required(MANAGE_ROSTER)
 billing_admin_required = staff_required(MANAGE_TARIFFS)
+cashier_required = staff_required(RUN_CLOCKS)

@@ -1,13 +1,17 @@
 from django.shortcuts import render
 
+from billing.selectors import clocks_by_table
 from games.selectors import games_in_progress
 from tables.selectors import tables_with_status
 
 
 def home(request):
-    """The club's front page: every active table with its status, its game and links."""
+    """The club's front page: every active table with its status, its game, its clock and
+    links."""
     tables = tables_with_status()
     playing = {game.table_id: game for game in games_in_progress()}
+    clocks = clocks_by_table()
     for table in tables:
         table.game = playing.get(table.pk)
+        table.clock = clocks.get(table.pk)
     return render(request, "home.html", {"tables": tables})

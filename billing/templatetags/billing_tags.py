@@ -19,3 +19,38 @@ def duration(seconds):
     if seconds is None or seconds == "":
         return ""
     return labels.duration(seconds)
+
+
+@register.filter
+def seconds_until(start, end):
+    """``{{ a|seconds_until:b }}``: whole seconds from a to b."""
+    return int((end - start).total_seconds())
+
+
+@register.filter
+def describe(entry):
+    """An audit entry in words."""
+    return labels.describe_entry(entry)
+
+
+@register.inclusion_tag("billing/partials/board_clock.html")
+def board_clock(number):
+    """A table's clock strip for its board: refreshes itself every 15 s, ticks every second."""
+    from billing.views.desk import board_clock_context
+
+    return board_clock_context(number)
+
+
+@register.inclusion_tag("billing/partials/clock_offer.html", takes_context=True)
+def clock_offer(context, table):
+    """On the marker's console: "start the table's clock?" when it is not running and the
+    user may start it."""
+    from billing.models import OPEN_STATUSES, TableSession
+    from clubsite.roles import can_run_clocks
+
+    request = context["request"]
+    show = (
+        can_run_clocks(request.user)
+        and not TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists()
+    )
+    return {"show": show, "table": table, "next": request.get_full_path(), "request": request}

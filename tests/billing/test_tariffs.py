@@ -20,8 +20,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def demo_tariffs(db):
-    load_demo_tariffs()
+def demo_tariffs(tariffs):
+    return tariffs
 
 
 @pytest.fixture

@@ -40,7 +40,7 @@ def test_demo_club_has_tables_players_and_staff_with_printed_passwords():
     assert Player.objects.count() >= 10
     assert all(re.search("[А-Яа-яЁё]", p.full_name) for p in Player.objects.all())
     passwords = dict(re.findall(r"Created user '(\w+)' .* password: (\S+)", output))
-    assert set(passwords) == {"admin", "marker"}
+    assert set(passwords) == {"admin", "marker", "cashier"}
     assert passwords["admin"] != passwords["marker"]
     admin = authenticate(username="admin", password=passwords["admin"])
     marker = authenticate(username="marker", password=passwords["marker"])

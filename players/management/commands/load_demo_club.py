@@ -11,8 +11,8 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from billing.demo import load_demo_tariffs
-from clubsite.roles import ADMINS, MARKERS, ensure_roles
+from billing.demo import load_demo_clocks, load_demo_tariffs
+from clubsite.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from games import rules
 from games.demo import load_demo_games
 from players.models import Player, SkillClass
@@ -53,7 +53,7 @@ def demo_tables():
     return rows
 
 
-USERS = [("admin", ADMINS, True), ("marker", MARKERS, False)]
+USERS = [("admin", ADMINS, True), ("marker", MARKERS, False), ("cashier", CASHIERS, False)]
 
 
 class Command(BaseCommand):
@@ -77,6 +77,11 @@ class Command(BaseCommand):
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
         tariffs = load_demo_tariffs()
         self.stdout.write(f"Tariffs: {tariffs} created.")
+        clocks = load_demo_clocks(
+            tables=[Table.objects.get(number=row[0]) for row in tables],
+            user=get_user_model().objects.get(username="admin"),
+        )
+        self.stdout.write(f"Table clocks: {clocks} started.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(

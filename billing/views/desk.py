@@ -1,0 +1,201 @@
+"""The cashier's desk: every table's clock — start, pause, resume, stop, move — and a
+session's page with its time, its price so far, corrections and its audit log.
+
+A button posts with htmx and gets the table's card back (409 with the card and the reason
+when the clock cannot do that now); without htmx the page reloads (or, on a refusal, is
+shown again with the reason and status 409).
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+from django_htmx.http import HttpResponseClientRedirect
+
+from billing import selectors, services
+from billing.forms import CorrectTimeForm, MoveForm, StartClockForm
+from billing.models import OPEN_STATUSES, BillingSettings, TableSession
+from clubsite.roles import cashier_required
+from tables.models import Table
+
+DESK = "billing/desk.html"
+SESSION = "billing/session.html"
+CONFLICT = 409
+
+
+def free_tables():
+    """Active tables in service with no open session: where a session may move to."""
+    return Table.objects.filter(is_active=True, out_of_service=False).exclude(
+        clock_sessions__status__in=OPEN_STATUSES
+    )
+
+
+def desk_rows(error_for=None, error=None):
+    clocks = selectors.clocks_by_table(priced=True)
+    rows = []
+    movable = list(free_tables())
+    for table in Table.objects.filter(is_active=True):
+        table.clock = clocks.get(table.pk)
+        table.move_to = [other for other in movable if other.pk != table.pk]
+        table.error = error if error_for == table.pk else None
+        rows.append(table)
+    return rows
+
+
+def card_context(table, error=None):
+    clock = selectors.clocks_by_table(priced=True).get(table.pk)
+    table.clock = clock
+    table.move_to = list(free_tables().exclude(pk=table.pk))
+    table.error = error
+    return {"table": table}
+
+
+def answer(request, table, error=None):
+    """The table's card (htmx) or the desk page; a refusal says why, with status 409."""
+    status = CONFLICT if error else 200
+    if request.htmx:
+        return render(request, f"{DESK}#card", card_context(table, error), status=status)
+    if error:
+        context = {"tables": desk_rows(table.pk, error)}
+        return render(request, DESK, context, status=status)
+    return redirect("billing:desk")
+
+
+@cashier_required
+@require_safe
+def desk(request):
+    return render(request, DESK, {"tables": desk_rows()})
+
+
+@cashier_required
+@require_POST
+def start(request, number):
+    table = get_object_or_404(Table, number=number)
+    form = StartClockForm(request.POST)
+    if not form.is_valid():
+        return answer(request, table, " ".join(form.errors.get("prepaid_minutes", [])))
+    try:
+        services.start_session(
+            table=table, user=request.user, prepaid_minutes=form.cleaned_data["prepaid_minutes"]
+        )
+    except ValidationError as error:
+        return answer(request, table, " ".join(error.messages))
+    back = request.POST.get("next", "")
+    if back.startswith("/") and not back.startswith("//"):  # from the console's offer
+        return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
+    return answer(request, table)
+
+
+def clock_action(service):
+    @cashier_required
+    @require_POST
+    def view(request, pk):
+        session = get_object_or_404(TableSession, pk=pk)
+        table = session.table
+        try:
+            session = service(session=session, user=request.user)
+        except ValidationError as error:
+            return answer(request, table, " ".join(error.messages))
+        if service is services.stop_session:
+            url = reverse("billing:session", args=[session.pk])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+        return answer(request, session.table)
+
+    return view
+
+
+pause = clock_action(services.pause_session)
+resume = clock_action(services.resume_session)
+stop = clock_action(services.stop_session)
+
+
+@cashier_required
+@require_POST
+def move(request, pk):
+    session = get_object_or_404(TableSession, pk=pk)
+    table = session.table
+    form = MoveForm(request.POST, tables=Table.objects.filter(is_active=True))
+    if not form.is_valid():
+        return answer(request, table, " ".join(form.errors.get("to_table", [])))
+    try:
+        session = services.move_session(
+            session=session, to_table=form.cleaned_data["to_table"], user=request.user
+        )
+    except ValidationError as error:
+        return answer(request, table, " ".join(error.messages))
+    messages.success(
+        request,
+        _("The session moved from table %(old)d to table %(new)d.")
+        % {"old": table.number, "new": session.table.number},
+    )
+    if request.htmx:  # two cards changed: reload the desk
+        return HttpResponseClientRedirect(reverse("billing:desk"))
+    return redirect("billing:desk")
+
+
+def session_context(session, form=None, stretch_pk=None):
+    session = selectors.session_detail(session.pk)
+    stretches = list(session.stretches.all())
+    chosen = next((s for s in stretches if str(s.pk) == str(stretch_pk)), None)
+    chosen = chosen or (stretches[-1] if stretches else None)
+    clock = selectors.clock_of(session, tariff=selectors.club_tariff())
+    return {
+        "session": session,
+        "clock": clock,
+        "price": clock.price,
+        "form": form or CorrectTimeForm(session=session, stretch=chosen),
+        "audit": selectors.audit_of(session),
+    }
+
+
+@cashier_required
+@require_safe
+def session_page(request, pk):
+    session = get_object_or_404(TableSession, pk=pk)
+    return render(request, SESSION, session_context(session, stretch_pk=request.GET.get("stretch")))
+
+
+@cashier_required
+@require_POST
+def correct(request, pk):
+    session = get_object_or_404(TableSession, pk=pk)
+    form = CorrectTimeForm(request.POST, session=session)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.correct_stretch(
+                stretch=data["stretch"],
+                started_at=data["started_at"],
+                ended_at=data["ended_at"],
+                reason=data["reason"],
+                user=request.user,
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            messages.success(request, _("The time is corrected."))
+            return redirect("billing:session", pk=session.pk)
+    return render(request, SESSION, session_context(session, form), status=400)
+
+
+def board_clock_context(number):
+    """What a board shows of a table's clock (public: the time, the running total only if
+    the club shows it)."""
+    show_total = BillingSettings.load().show_running_total
+    session = (
+        TableSession.objects.filter(table__number=number, status__in=OPEN_STATUSES)
+        .prefetch_related("stretches__table")
+        .first()
+    )
+    clock = None
+    if session is not None:
+        clock = selectors.clock_of(session, tariff=selectors.club_tariff() if show_total else None)
+    return {"clock": clock, "number": number}
+
+
+@require_safe
+def board_clock(request, number):
+    get_object_or_404(Table, number=number)
+    return render(request, "billing/partials/board_clock.html", board_clock_context(number))

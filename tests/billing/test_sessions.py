@@ -1,0 +1,322 @@
+"""The tables' clocks through the services and as the cashier finds them on the desk."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+
+from billing import selectors, services
+from billing.models import AuditEntry, BillingSettings, SessionStatus, TableSession
+from clubsite.roles import MARKERS
+from tests.factories import GameFactory, TableFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+# Monday 30 November 2026, 11:00 in Moscow (08:00 UTC): the 400 ₽/h band of pyramid_12.
+MONDAY_11 = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def minutes(n):
+    return timedelta(minutes=n)
+
+
+class refused:
+    """``with refused("running"):`` — a ValidationError with that code (any language)."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        assert kind is ValidationError, f"expected a refusal {self.code!r}"
+        assert error.error_list[0].code == self.code
+        return True
+
+
+@pytest.fixture
+def table(db):
+    return TableFactory(number=1, kind="pyramid_12")
+
+
+def test_start_pause_resume_stop_and_the_price(tariffs, table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.pause_session(session=session, user=cashier, at=MONDAY_11 + minutes(20))
+    services.resume_session(session=session, user=cashier, at=MONDAY_11 + minutes(50))
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(90))
+    session.refresh_from_db()
+    assert session.status == SessionStatus.STOPPED
+    assert session.stopped_at == MONDAY_11 + minutes(90)
+    clock = selectors.clock_of(session, now=MONDAY_11 + minutes(200))
+    assert clock.elapsed == 60 * 60 and not clock.running  # the pause is not counted
+    price = selectors.price_of(session)
+    assert price.played == 3600 and price.total == 400_00
+    actions = list(session.audit_entries.values_list("action", flat=True))
+    assert actions == ["session.start", "session.pause", "session.resume", "session.stop"]
+    assert set(session.audit_entries.values_list("user", flat=True)) == {cashier.pk}
+
+
+def test_one_running_session_per_table_is_a_database_constraint(table, cashier):
+    services.start_session(table=table, user=cashier)
+    with refused("running"):
+        services.start_session(table=table, user=cashier)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TableSession.objects.create(table=table, status=SessionStatus.PAUSED)
+    assert TableSession.objects.count() == 1
+
+
+def test_a_stopped_session_frees_the_table(table, cashier):
+    first = services.start_session(table=table, user=cashier)
+    services.stop_session(session=first, user=cashier)
+    second = services.start_session(table=table, user=cashier)
+    assert second.pk != first.pk
+
+
+def test_out_of_service_tables_have_no_clock(cashier):
+    closed = TableFactory(number=9, out_of_service=True)
+    with refused("closed"):
+        services.start_session(table=closed, user=cashier)
+
+
+def test_pause_twice_or_resume_running_is_refused(table, cashier):
+    session = services.start_session(table=table, user=cashier)
+    with pytest.raises(ValidationError):
+        services.resume_session(session=session, user=cashier)
+    services.pause_session(session=session, user=cashier)
+    with pytest.raises(ValidationError):
+        services.pause_session(session=session, user=cashier)
+
+
+def test_moving_keeps_the_time_priced_where_it_was_played(tariffs, table, cashier):
+    small = TableFactory(number=4, kind="pyramid_10")  # 300 ₽/h on weekdays
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.move_session(session=session, to_table=small, user=cashier, at=MONDAY_11 + minutes(30))
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(60))
+    session.refresh_from_db()
+    assert session.table == small
+    price = selectors.price_of(session)
+    assert [(p.kind, p.seconds, p.price_per_hour) for p in price.periods] == [
+        ("pyramid_12", 1800, 400_00),
+        ("pyramid_10", 1800, 300_00),
+    ]
+    assert price.total == 200_00 + 150_00
+    entry = session.audit_entries.get(action="session.move")
+    assert entry.details == {"table": 4, "from_table": 1}
+
+
+def test_moving_to_a_busy_table_is_refused(table, cashier):
+    other = TableFactory(number=2)
+    services.start_session(table=other, user=cashier)
+    session = services.start_session(table=table, user=cashier)
+    with refused("running"):
+        services.move_session(session=session, to_table=other, user=cashier)
+    session.refresh_from_db()
+    assert session.table == table and session.stretches.count() == 1
+
+
+def test_correcting_a_time_needs_a_reason_and_is_audited(tariffs, table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(30))
+    stretch = session.stretches.get()
+    with refused("reason"):
+        services.correct_stretch(
+            stretch=stretch,
+            started_at=MONDAY_11 - minutes(30),
+            ended_at=MONDAY_11 + minutes(30),
+            reason="  ",
+            user=cashier,
+        )
+    services.correct_stretch(
+        stretch=stretch,
+        started_at=MONDAY_11 - minutes(30),
+        ended_at=MONDAY_11 + minutes(30),
+        reason="Forgot to start the clock",
+        user=cashier,
+    )
+    session.refresh_from_db()
+    assert session.started_at == MONDAY_11 - minutes(30)
+    assert selectors.price_of(session).played == 3600
+    entry = session.audit_entries.get(action="session.correct")
+    assert entry.reason == "Forgot to start the clock"
+    assert entry.details["old"][0] == MONDAY_11.isoformat()
+
+
+def test_corrections_never_overlap_or_reach_the_future(table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.pause_session(session=session, user=cashier, at=MONDAY_11 + minutes(10))
+    services.resume_session(session=session, user=cashier, at=MONDAY_11 + minutes(20))
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(30))
+    first, second = session.stretches.all()
+    for start, end in [
+        (MONDAY_11, MONDAY_11 + minutes(25)),  # into the next stretch
+        (MONDAY_11 + minutes(5), MONDAY_11 + minutes(5)),  # empty
+        (MONDAY_11, datetime.now(UTC) + minutes(5)),  # the future
+    ]:
+        with pytest.raises(ValidationError):
+            services.correct_stretch(
+                stretch=first, started_at=start, ended_at=end, reason="x", user=cashier
+            )
+    with pytest.raises(ValidationError):
+        services.correct_stretch(
+            stretch=second,
+            started_at=MONDAY_11 + minutes(5),
+            ended_at=MONDAY_11 + minutes(30),
+            reason="x",
+            user=cashier,
+        )
+    assert session.audit_entries.filter(action="session.correct").count() == 0
+
+
+def test_prepaid_clock_warns_at_10_and_1_minutes(table, cashier):
+    session = services.start_session(table=table, user=cashier, prepaid_minutes=60, at=MONDAY_11)
+    levels = [
+        selectors.clock_of(session, now=MONDAY_11 + timedelta(seconds=s)).warning
+        for s in (0, 3000 - 1, 3000, 3540 - 1, 3540, 3600, 4000)
+    ]
+    assert levels == ["", "", "10", "10", "1", "over", "over"]
+
+
+def test_the_audit_log_is_append_only(table, cashier):
+    session = services.start_session(table=table, user=cashier)
+    entry = session.audit_entries.get()
+    entry.reason = "rewritten"
+    with pytest.raises(ValueError):
+        entry.save()
+    with pytest.raises(ValueError):
+        entry.delete()
+    with pytest.raises(ValueError):
+        AuditEntry.objects.filter(pk=entry.pk).update(reason="rewritten")
+    with pytest.raises(ValueError):
+        AuditEntry.objects.all().delete()
+    assert AuditEntry.objects.get(pk=entry.pk).reason == ""
+
+
+# --- as the cashier finds it -------------------------------------------------------------
+
+
+def test_only_cashiers_and_admins_reach_the_desk(client, admin_user, table):
+    url = reverse("billing:desk")
+    assert client.get(url).status_code == 302
+    client.force_login(UserFactory(groups=[MARKERS]))
+    assert client.get(url).status_code == 403
+    assert client.post(reverse("billing:start", args=[1])).status_code == 403
+    assert not TableSession.objects.exists()
+    client.force_login(admin_user)
+    assert client.get(url).status_code == 200
+
+
+def test_desk_starts_pauses_and_stops_with_htmx(cashier_client, tariffs, table):
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    response = cashier_client.post(
+        reverse("billing:start", args=[1]), {"prepaid_minutes": "90"}, **htmx
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="desk-table-1"' in html and 'data-prepaid="5400"' in html
+    session = TableSession.objects.get()
+    response = cashier_client.post(reverse("billing:pause", args=[session.pk]), **htmx)
+    assert response.status_code == 200 and "clock-paused" in response.content.decode()
+    # a second pause (another cashier's stale page): 409 with the card and the reason
+    response = cashier_client.post(reverse("billing:pause", args=[session.pk]), **htmx)
+    assert response.status_code == 409
+    assert "message error" in response.content.decode()
+    response = cashier_client.post(reverse("billing:stop", args=[session.pk]), **htmx)
+    assert response["HX-Redirect"] == reverse("billing:session", args=[session.pk])
+    page = cashier_client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200 and "Clock stopped" in page.content.decode()
+
+
+@pytest.mark.parametrize("prepaid", ["0", "abc", "100000"])
+def test_desk_refuses_bad_prepaid_time(cashier_client, table, prepaid):
+    response = cashier_client.post(reverse("billing:start", args=[1]), {"prepaid_minutes": prepaid})
+    assert response.status_code == 409
+    assert not TableSession.objects.exists()
+
+
+def test_desk_refuses_unknown_tables_and_sessions(cashier_client, table):
+    assert cashier_client.post(reverse("billing:start", args=[99])).status_code == 404
+    assert cashier_client.post(reverse("billing:stop", args=[99])).status_code == 404
+    assert cashier_client.get(reverse("billing:desk") + "x").status_code == 404
+    assert cashier_client.get(reverse("billing:start", args=[1])).status_code == 405
+
+
+def test_desk_moves_a_session(cashier_client, cashier, table):
+    TableFactory(number=2)
+    session = services.start_session(table=table, user=cashier)
+    target = TableFactory(number=3)
+    response = cashier_client.post(
+        reverse("billing:move", args=[session.pk]), {"to_table": target.pk}
+    )
+    assert response.status_code == 302
+    session.refresh_from_db()
+    assert session.table == target
+    response = cashier_client.post(reverse("billing:move", args=[session.pk]), {"to_table": "x"})
+    assert response.status_code == 409
+
+
+def test_correct_form_needs_a_reason(cashier_client, cashier, table):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(30))
+    stretch = session.stretches.get()
+    url = reverse("billing:correct", args=[session.pk])
+    data = {
+        "stretch": stretch.pk,
+        "started_at": "2026-11-30T10:50:00",
+        "ended_at": "2026-11-30T11:30:00",
+    }
+    response = cashier_client.post(url, data, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    stretch.refresh_from_db()
+    assert stretch.started_at == MONDAY_11
+    response = cashier_client.post(url, data | {"reason": "late start"})
+    assert response.status_code == 302
+    stretch.refresh_from_db()
+    assert stretch.started_at == MONDAY_11 - minutes(10)  # 10:50 Moscow = 07:50 UTC
+
+
+def test_home_and_board_show_the_elapsed_time(client, tariffs, table, cashier):
+    services.start_session(table=table, user=cashier, at=datetime.now(UTC) - minutes(65))
+    home = client.get(reverse("home")).content.decode()
+    assert "data-clock" in home and "1:05:" in home
+    board = client.get(reverse("games:board", args=[1])).content.decode()
+    assert 'id="table-clock"' in board and "1:05:" in board
+    strip = client.get(reverse("billing:board_clock", args=[1])).content.decode()
+    assert "board-clock-total" not in strip  # the club shows no running total by default
+    BillingSettings.objects.filter(pk=1).update(show_running_total=True)
+    strip = client.get(reverse("billing:board_clock", args=[1])).content.decode()
+    assert "board-clock-total" in strip
+    assert client.get(reverse("billing:board_clock", args=[99])).status_code == 404
+
+
+def test_console_offers_to_start_the_clock(admin_client, admin_user, table):
+    game = GameFactory(table=table)
+    url = reverse("games:console", args=[game.pk])
+    page = admin_client.get(url).content.decode()
+    assert "clock-offer" in page
+    services.start_session(table=table, user=admin_user)
+    assert "clock-offer" not in admin_client.get(url).content.decode()
+
+
+def test_console_offer_is_only_for_those_who_may_start_clocks(marker_client, table):
+    game = GameFactory(table=table)
+    page = marker_client.get(reverse("games:console", args=[game.pk])).content.decode()
+    assert "clock-offer" not in page
+
+
+def test_the_offer_starts_the_clock_and_returns_to_the_console(admin_client, table):
+    game = GameFactory(table=table)
+    console = reverse("games:console", args=[game.pk])
+    response = admin_client.post(reverse("billing:start", args=[1]), {"next": console})
+    assert response.status_code == 302 and response["Location"] == console
+    assert TableSession.objects.filter(table=table, status="running").exists()
+
+
+def test_deleting_a_user_changes_no_audit_entry(table):
+    someone = UserFactory(username="temp-cashier")
+    session = services.start_session(table=table, user=someone)
+    someone.delete()
+    entry = session.audit_entries.get()
+    assert entry.username == "temp-cashier"
