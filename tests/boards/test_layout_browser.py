@@ -104,7 +104,7 @@ def longest_demo_players():
 def seat_count(variant):
     if variant.key in demo.HANDICAPS:
         return 2  # a handicap is played between two
-    return min(max(variant.max_seats, variant.min_seats), 6)  # six: the wall's biggest tile
+    return min(variant.max_seats, 6)  # six players: the demo's biggest game (one row each)
 
 
 def board_games(marker):
