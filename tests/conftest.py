@@ -1,10 +1,15 @@
+"""The test world's fixtures for the whole suite: users, tables, players, clean caches, the
+browser. The data they are built from is in ``tests/factories.py``."""
+
 import os
 import shutil
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.core.cache import cache
 
-from clubsite.roles import ADMINS, MARKERS, ensure_roles
+from clubsite.roles import ADMINS, MARKERS
+from records import rating
+from tests.factories import PASSWORD, PlayerFactory, TableFactory, UserFactory
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -14,27 +19,29 @@ def fast_passwords(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
-def make_user(username, group=None):
-    user = User.objects.create_user(username, password="pass-1234")
-    if group:
-        ensure_roles()
-        user.groups.add(Group.objects.get(name=group))
-    return user
+@pytest.fixture(autouse=True)
+def fresh_caches():
+    """Rendered boards, records and ratings are cached; tests reuse ids, so start clean."""
+    cache.clear()
+    rating.forget()
+    yield
+    cache.clear()
+    rating.forget()
 
 
 @pytest.fixture
 def admin_user(db):
-    return make_user("admin-user", ADMINS)
+    return UserFactory(username="admin-user", groups=[ADMINS])
 
 
 @pytest.fixture
 def marker_user(db):
-    return make_user("marker-user", MARKERS)
+    return UserFactory(username="marker-user", groups=[MARKERS])
 
 
 @pytest.fixture
 def plain_user(db):
-    return make_user("plain-user")
+    return UserFactory(username="plain-user")
 
 
 @pytest.fixture
@@ -47,6 +54,30 @@ def admin_client(client, admin_user):
 def marker_client(client, marker_user):
     client.force_login(marker_user)
     return client
+
+
+@pytest.fixture
+def table(db):
+    return TableFactory(number=3, name="Центральный")
+
+
+@pytest.fixture
+def other_table(db):
+    return TableFactory(number=2)
+
+
+@pytest.fixture
+def players(db):
+    """Six active roster players, in the seed's order «1» … «6»."""
+    names = [
+        "Алексей Петров",
+        "Борис Иванов",
+        "Василий Сидоров",
+        "Григорий Орлов",
+        "Дмитрий Козлов",
+        "Евгений Волков",
+    ]
+    return [PlayerFactory(full_name=name) for name in names]
 
 
 # --- browser tests ---------------------------------------------------------------------
@@ -93,7 +124,7 @@ def page(browser, live_server):
     context.close()
 
 
-def login(page, live_server, username, password="pass-1234"):
+def login(page, live_server, username, password=PASSWORD):
     """Signs in through the real login form."""
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", username)

@@ -1,13 +1,22 @@
 """The rules of the four traditional games: a pure, event-sourced engine.
 
 Plain Python: no Django import, no I/O. Views and models call it; it never calls them.
-See ``base.py`` for the contract every game module fulfils, and ``../shared/RULES.md``
-(the specification) for the rules themselves.
+See ``base.py`` for the contract every game module fulfils, and ``docs/rules/`` for the
+rules themselves, as this club plays them.
 
 - ``VARIANTS`` / ``get_variant(key)``: the four games, keyed like ``games.models.Variant``.
 - ``replay(variant, settings, events)``: the state after the marker's events. An
   ``Event("undo")`` drops the last effective event (undo after undo drops the one before).
 - ``replay_log(variant, settings, events)``: one ``LogStep`` per event, for the game's log.
+
+Three players of «Пробка»: the first fouls (1 − 3 = −2; the bank doubles to 6), the second scores,
+the marker undoes the score — the state is as after the foul alone:
+
+>>> from games.rules import Event, get_variant, replay
+>>> events = [Event("foul", fouls=("miss",)), Event("score"), Event("undo")]
+>>> state = replay(get_variant("cork"), {"players": 3}, events)
+>>> state.scores, state.bank, state.turn
+((-2, 1, 1), 6, 1)
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The vocabulary and contract shared by every game module.
 
-Vocabulary (RULES.md): cue ball, object ball, cork, pocket, home, stroke, foul, handicap.
+Vocabulary (docs/rules/README.md): cue ball, object ball, cork, pocket, home, stroke, foul,
+handicap.
 
 Messages
     Every text the engine produces (an error, an event's description, a setting's label) is a
@@ -29,7 +30,7 @@ Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
     dataclasses; ``apply`` returns a new state and never mutates; an illegal event raises
     ``RuleViolation`` and changes nothing. ``Variant.decisions`` lists, for the rules page,
-    what RULES.md marks as [decision] that no ``SettingField(decision=True)`` shows.
+    what docs/rules/ marks as [decision] that no ``SettingField(decision=True)`` shows.
 
 Helpers for the game modules (bottom of this file)
     ``parse_settings`` (validates "players" and the SettingFields; SettingsError names every
@@ -252,7 +253,7 @@ class SettingField:
     choices: tuple[tuple[str, Message], ...] = ()
     min_value: int | None = None
     max_value: int | None = None
-    decision: bool = False  # RULES.md marks this as [decision], not stated by the seed
+    decision: bool = False  # docs/rules/ marks this [decision]: not stated by the source
 
 
 class State(Protocol):

@@ -1,4 +1,4 @@
-"""Классическая пирамида («Русская», «71 очко») — RULES-PYRAMID.md §4.
+"""Классическая пирамида («Русская», «71 очко») — docs/rules/pyramid.md.
 
 [rule] Only the coloured ball is the cue ball. Before each stroke the player calls a ball and
 a pocket; the marker records them with the stroke. A ball scores its number, the ace (ball 1)

@@ -1,5 +1,5 @@
 """«Кладка шаров по часовой стрелке» («по солнцу») — balls in order, clockwise pockets
-(RULES.md §2).
+(docs/rules/clockwise.md).
 
 [seed] Two players alternate; fifteen numbered balls and the cue ball. The ball "on" is
 always the lowest-numbered ball on the table. After the first player's first stroke (the

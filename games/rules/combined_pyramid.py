@@ -1,4 +1,4 @@
-"""Комбинированная пирамида («Московская») — RULES-PYRAMID.md §2.
+"""Комбинированная пирамида («Московская») — docs/rules/pyramid.md.
 
 Only the coloured ball is the cue ball. Object balls pocketed are one point each; a свояк
 (the cue ball pocketed off an object ball) is one point — the shooter takes a ball of his

@@ -1,4 +1,4 @@
-"""«Пробка» — the cork game: 2–10 players, a doubling bank (RULES.md §1).
+"""«Пробка» — the cork game: 2–10 players, a doubling bank (docs/rules/cork.md).
 
 [seed] Every player starts with 1 point; the bank (the sum of all players' points) starts at
 N, the number of players. A foul costs the fouling player the bank, and the bank doubles
@@ -6,7 +6,7 @@ N, the number of players. A foul costs the fouling player the bank, and the bank
 20, 40). A scoring stroke (the cork knocked down by an object ball off a cushion) earns the
 bank. The first player to reach the target (100) wins. The six fouls a–f are the seed's.
 
-Decisions (RULES.md marks them; they are listed in ``VARIANT.decisions`` for the rules page):
+Decisions (docs/rules/cork.md marks them; listed in ``VARIANT.decisions`` for the rules page):
 - The bank doubles after an award too (it is "the sum of points received by all players").
 - The players play in the order they were seated: 1, 2, … N, 1, …. A stroke with neither a
   foul nor the cork down passes the turn; after a scoring stroke the same player continues;

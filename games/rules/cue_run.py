@@ -1,4 +1,4 @@
-"""«Кладка шаров кием» — pocket all 16 balls in the fewest strokes (RULES.md §3).
+"""«Кладка шаров кием» — pocket all 16 balls in the fewest strokes (docs/rules/cue_run.md).
 
 [seed] Each participant in turn makes a complete run: the fifteen pyramid balls and the cue
 ball, sixteen in all; the referee (the marker) counts the strokes. Every stroke counts 1. A

@@ -1,11 +1,11 @@
-"""«Снимание шаров рукой» — cue against hand (RULES.md §4).
+"""«Снимание шаров рукой» — cue against hand (docs/rules/cue_vs_hand.md).
 
 [seed] (the source stops mid-sentence) All fifteen balls, whatever their numbers, are set up
 as a pyramid. The participant who plays with the cue opens and breaks; he may first play the
 cue ball off a cushion so that it stops behind the pyramid, and then break. A ball that drops
 on the break is put back and the same player keeps the stroke.
 
-Decisions (RULES.md; listed in ``VARIANT.decisions`` and marked on the settings):
+Decisions (docs/rules/cue_vs_hand.md; listed in ``VARIANT.decisions`` and marked on the settings):
 - Two participants: the cue player (the stronger) and the hand player (the weaker), who rolls
   the cue ball by hand instead of striking it with a cue. ``cue_seat`` says which seat plays
   with the cue (default: player 1).

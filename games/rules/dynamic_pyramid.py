@@ -1,4 +1,4 @@
-"""Динамичная пирамида («Невская») — RULES-PYRAMID.md §3.
+"""Динамичная пирамида («Невская») — docs/rules/pyramid.md.
 
 As Комбинированная, except after a свояк the cue ball is played from hand from anywhere on
 the table, and on that premium stroke only object balls may be pocketed: pocketing the cue

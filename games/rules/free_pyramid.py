@@ -1,4 +1,4 @@
-"""Свободная пирамида («Американка») — RULES-PYRAMID.md §1.
+"""Свободная пирамида («Американка») — docs/rules/pyramid.md.
 
 Any ball may be struck as the cue ball (on the break the coloured one); a legal stroke may
 pocket any balls, the struck one included, each one point; the first to 8 wins; all sixteen

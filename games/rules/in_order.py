@@ -1,5 +1,6 @@
 """«Кладка шаров по порядку номеров» — balls in the order of their numbers, any pocket
-(RULES-PYRAMID.md §5: the clockwise game of RULES.md §2 without the pocket order).
+(docs/rules/pyramid.md: the clockwise game of docs/rules/clockwise.md without the
+pocket order).
 
 The ball "on" is always the lowest-numbered ball on the table and may go into any pocket; it
 scores its number (``points_per_ball="number"``, 120 in all, 61 wins) or one point (``"one"``,

@@ -1,4 +1,4 @@
-"""What the everyday pyramid games share (RULES-PYRAMID.md).
+"""What the everyday pyramid games share (docs/rules/pyramid.md).
 
 Two things live here:
 
@@ -10,7 +10,7 @@ Two things live here:
   balls in play, whether a свояк scores and where the cue ball is played from after it). Each
   game's module states its facts and gets its ``Variant`` from ``family_variant``.
 
-Free-pyramid family, as implemented (RULES-PYRAMID.md §1–3, [rule] unless said otherwise):
+Free-pyramid family, as implemented (docs/rules/pyramid.md, [rule] unless said otherwise):
 - Every ball pocketed by a legal stroke goes to the player's shelf and is one point; the first
   to ``TARGET`` (8) balls on his shelf wins the frame. A legal pot keeps the turn; a stroke
   without a pot or with a foul passes it.

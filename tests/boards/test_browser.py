@@ -10,18 +10,14 @@ import pytest
 
 from games import rules, services
 from tables.models import Table
-from tests.boards.helpers import record, start
 from tests.conftest import login as sign_in
+from tests.factories import ev, record, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
-
-
-def ev(kind, **details):
-    return rules.Event(kind, **details)
 
 
 def score_of(page, seat):

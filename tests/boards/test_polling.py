@@ -8,8 +8,8 @@ from django.utils import timezone
 
 from games import selectors, services
 from games.models import Game
-
-from .helpers import ev, poll, record, seats, shown_fp, start, text_of
+from tests.factories import ev, record, start
+from tests.helpers import poll, seats, shown_fp, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,8 @@ from django.core.cache import cache
 
 from boards import views as boards
 from records import rating
-
-from .helpers import ev, poll, record, shown_fp, start
+from tests.factories import ev, record, start
+from tests.helpers import poll, shown_fp
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Game
 from players.models import Player
-
-from .helpers import ev, record, seats, start, text_of
+from tests.factories import ev, record, start
+from tests.helpers import seats, text_of
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from boards.content import wall_grid
 from tables.models import Table
-
-from .helpers import ev, record, start
+from tests.factories import ev, record, start
 
 pytestmark = pytest.mark.django_db
 

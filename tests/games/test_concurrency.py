@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games import rules, services
 from games.models import Event, Game
-
-from .helpers import HX, start
+from tests.factories import start
+from tests.helpers import HX
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

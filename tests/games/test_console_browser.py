@@ -6,14 +6,14 @@ Screenshots go to test-artifacts/ (git-ignored) so that a person can look at the
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group, User
 
-from clubsite.roles import MARKERS, ensure_roles
+from clubsite.roles import MARKERS
 from games import rules, services
 from games.models import Game, GameStatus
 from players.models import Player
 from tables.models import Table
 from tests.conftest import login as sign_in
+from tests.factories import TableFactory, UserFactory, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,20 +28,11 @@ def no_horizontal_scroll(page):
 
 
 def phone_marker():
-    ensure_roles()
-    marker = User.objects.create_user("marker-phone", password=PASSWORD)
-    marker.groups.add(Group.objects.get(name=MARKERS))
-    return marker
+    return UserFactory(username="marker-phone", password=PASSWORD, groups=[MARKERS])
 
 
 def cork_game(marker, table_number):
-    return services.start_game(
-        table=Table.objects.create(number=table_number),
-        variant="cork",
-        settings={},
-        seats=["Анна", "Борис"],
-        marker=marker,
-    )
+    return start(TableFactory(number=table_number), "cork", ["Анна", "Борис"], marker)
 
 
 def tap(page, selector, seq):

@@ -14,16 +14,14 @@ from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus
 from players.models import Player
-from tests.factories import GameFactory, TableFactory
-
-from .helpers import (
+from tests.factories import GameFactory, TableFactory, start
+from tests.helpers import (
     HX,
     console_html,
     figures,
     scores,
     seat_tokens,
     seq_shown,
-    start,
     start_via_form,
     state_of,
     tap,

@@ -15,7 +15,7 @@ from games import presentation, rules
 from games.models import Game
 from records import rating
 from tests.games import race_game
-from tests.games.helpers import HX, console_html, figures, scores, start_via_form, tap
+from tests.helpers import HX, console_html, figures, scores, start_via_form, tap
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from games import replay_cache, rules, selectors, services
 from games.models import Event, Game, GameStatus, Seat
 from players.models import Player
-
-from .helpers import start
+from tests.factories import start
 
 FOUL = rules.Event("foul", fouls=("miss",))
 STROKE = rules.Event("stroke")

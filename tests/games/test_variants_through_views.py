@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from games import rules
 from games.models import Game, GameStatus
-
-from .helpers import HX, console_html, scores, seat_tokens, start_via_form, state_of, tap
+from tests.helpers import HX, console_html, scores, seat_tokens, start_via_form, state_of, tap
 
 
 def default_pocket(html):

@@ -1,7 +1,6 @@
 """Django admin for players, tables and games: columns, search, filters; games read-only."""
 
 import pytest
-from django.contrib.auth.models import User
 from django.urls import reverse
 
 from clubsite.roles import ADMINS
@@ -14,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def superuser_client(client):
-    client.force_login(User.objects.create_superuser("root", password="pass-1234"))
+    client.force_login(UserFactory(username="root", is_superuser=True, is_staff=True))
     return client
 
 
@@ -121,7 +120,7 @@ def test_a_club_admin_cannot_make_himself_a_superuser(staff_admin_client):
 
 
 def test_a_club_admin_cannot_touch_a_superuser(staff_admin_client):
-    root = User.objects.create_superuser("root", password="pass-1234")
+    root = UserFactory(username="root", is_superuser=True, is_staff=True)
     change = reverse("admin:auth_user_change", args=[root.pk])
     assert b'name="_save"' not in staff_admin_client.get(change).content  # view only
     assert staff_admin_client.post(change, {"username": "mine"}).status_code == 403

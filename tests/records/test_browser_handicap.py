@@ -8,8 +8,7 @@ from playwright.sync_api import expect
 from games.models import Game
 from tables.models import Table
 from tests.conftest import login as sign_in
-
-from .helpers import T0, cue_run_stats, finished, player
+from tests.factories import T0, cue_run_stats, finished, player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

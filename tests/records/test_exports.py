@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from .helpers import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
+from tests.factories import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
 
 pytestmark = pytest.mark.django_db
 

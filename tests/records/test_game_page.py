@@ -6,8 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, Seat
-
-from .helpers import cork_stats, finished, player, table
+from tests.factories import cork_stats, finished, player, table
 
 pytestmark = pytest.mark.django_db
 

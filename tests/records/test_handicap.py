@@ -9,8 +9,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from records.handicap import cue_run_handicap, cue_vs_hand_target, suggest
-
-from .helpers import T0, clockwise_stats, cue_run_stats, finished, hand_stats, player
+from tests.factories import T0, clockwise_stats, cue_run_stats, finished, hand_stats, player
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from records.stats import leaderboard, period_start
-
-from .helpers import clockwise_stats, cue_run_stats, finished, player
+from tests.factories import clockwise_stats, cue_run_stats, finished, player
 
 pytestmark = pytest.mark.django_db
 

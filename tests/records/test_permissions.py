@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from .helpers import cork_stats, finished, player
+from tests.factories import cork_stats, finished, player
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from games.models import Game, GameStatus, Seat
 from records.stats import player_records
-
-from .helpers import (
+from tests.factories import (
     T0,
     clockwise_stats,
     cork_stats,

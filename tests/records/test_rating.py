@@ -8,8 +8,15 @@ from django.core.cache import cache
 
 from games.models import Game
 from records import rating
-
-from .helpers import T0, clockwise_stats, cork_stats, cue_run_stats, finished, hand_stats, player
+from tests.factories import (
+    T0,
+    clockwise_stats,
+    cork_stats,
+    cue_run_stats,
+    finished,
+    hand_stats,
+    player,
+)
 
 pytestmark = pytest.mark.django_db
 

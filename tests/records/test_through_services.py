@@ -11,8 +11,7 @@ from django.urls import reverse
 from games import rules, selectors, services
 from records import rating
 from records.stats import player_records
-
-from .helpers import player, table
+from tests.factories import player, table
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ def test_join_messages():
 
 
 def test_pockets_are_declared_clockwise():
-    # RULES.md: FAR_LEFT → FAR_RIGHT → RIGHT_MIDDLE → NEAR_RIGHT → NEAR_LEFT → LEFT_MIDDLE.
+    # docs/rules: FAR_LEFT → FAR_RIGHT → RIGHT_MIDDLE → NEAR_RIGHT → NEAR_LEFT → LEFT_MIDDLE.
     assert list(Pocket) == [
         Pocket.FAR_LEFT,
         Pocket.FAR_RIGHT,

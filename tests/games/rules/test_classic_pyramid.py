@@ -1,4 +1,4 @@
-"""Классическая пирамида («71 очко», RULES-PYRAMID.md §4): a called ball and pocket; a ball
+"""Классическая пирамида («71 очко», docs/rules/pyramid.md): a called ball and pocket; a ball
 scores its number, the ace 11, the last ball 10 more; first to 71; 70 : 70 is a draw; a foul
 costs 5 points (from the offender by default, or to the opponent)."""
 

@@ -1,4 +1,4 @@
-"""Комбинированная пирамида («Московская», RULES-PYRAMID.md §2): fifteen object balls, the
+"""Комбинированная пирамида («Московская», docs/rules/pyramid.md): fifteen object balls, the
 coloured cue ball; a свояк is a point (a ball of the shooter's choice from the table) and the
 next stroke is from hand from дом; after a foul that lost the cue ball the opponent plays
 from дом; the first to 8 wins."""

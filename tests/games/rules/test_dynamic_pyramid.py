@@ -1,4 +1,4 @@
-"""Динамичная пирамида («Невская», RULES-PYRAMID.md §3): as Комбинированная, but after a
+"""Динамичная пирамида («Невская», docs/rules/pyramid.md): as Комбинированная, but after a
 свояк the cue ball is played from anywhere, and on that premium stroke pocketing the cue ball
 is a foul, not a свояк."""
 

@@ -1,4 +1,4 @@
-"""Свободная пирамида («Американка», RULES-PYRAMID.md §1): sixteen balls, one point a ball,
+"""Свободная пирамида («Американка», docs/rules/pyramid.md): sixteen balls, one point a ball,
 the first to 8 wins; a foul gives the opponent a penalty ball (modern) or makes the offender
 return one (legacy, with a debt when his shelf is empty); the two handicap forms."""
 

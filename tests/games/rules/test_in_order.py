@@ -1,4 +1,4 @@
-"""«Кладка шаров по порядку номеров» (RULES-PYRAMID.md §5): the clockwise game without the
+"""«Кладка шаров по порядку номеров» (docs/rules/pyramid.md): the clockwise game without the
 pocket order — the lowest ball on the table is on, any pocket, it scores its number, the first
 to 61 wins; a foul costs the value of the ball on."""
 

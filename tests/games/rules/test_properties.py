@@ -1,5 +1,5 @@
 """Property-based tests over every game of the engine: random games made of the events that
-``legal_actions`` offers (with undos mixed in) keep RULES.md's and RULES-PYRAMID.md's
+``legal_actions`` offers (with undos mixed in) keep docs/rules/'s
 invariants, replay is deterministic, an undo cancels exactly one event, every offered event is
 accepted, and an event the rules reject changes nothing and fails only with a RuleViolation."""
 
@@ -173,7 +173,7 @@ def check_invariants(variant, state):
 
 
 def cork_invariants(state):
-    # RULES.md: the bank is N·2^k, k = the number of fouls and awards so far.
+    # docs/rules: the bank is N·2^k, k = the number of fouls and awards so far.
     stats = VARIANTS["cork"].seat_stats(state)
     awards = sum(s["scoring_strokes"] for s in stats)
     assert state.bank == state.settings.players * 2 ** (state.fouls_committed + awards)
@@ -182,7 +182,7 @@ def cork_invariants(state):
 
 
 def clockwise_invariants(state):
-    # RULES.md: each ball is pocketed at most once; the ball on is the lowest on the table.
+    # docs/rules: each ball is pocketed at most once; the ball on is the lowest on the table.
     pocketed = [ball for balls in state.pocketed for ball in balls]
     assert len(pocketed) == len(set(pocketed))
     assert sorted(pocketed + list(state.balls_left)) == list(range(1, 16))
@@ -196,7 +196,7 @@ def clockwise_invariants(state):
 
 
 def cue_run_invariants(state):
-    # RULES.md: strokes ≥ balls down (penalties are counted as strokes).
+    # docs/rules: strokes ≥ balls down (penalties are counted as strokes).
     for strokes, down in zip(state.strokes, state.balls_down, strict=True):
         assert 0 <= down <= 16
         assert strokes >= down
@@ -209,7 +209,7 @@ def cue_vs_hand_invariants(state):
 
 
 def family_invariants(state):
-    # RULES-PYRAMID.md: balls on the table + balls on both shelves = the game's ball count
+    # docs/rules/pyramid.md: balls on the table + balls on both shelves = the game's ball count
     # (a legacy debt is counted apart); nobody reaches the target before the frame ends.
     assert state.on_table >= 0 and min(state.scores) >= 0
     assert state.on_table + sum(state.scores) == state.family.balls
@@ -348,7 +348,7 @@ def test_random_legal_games_keep_the_invariants(key, data):
 
 
 def pyramid_step(before, after):
-    """RULES-PYRAMID.md: a frame has at most one winner (or a draw); scores never exceed the
+    """docs/rules/pyramid.md: a frame has at most one winner (or a draw); scores never exceed the
     target by more than what one stroke brought; the state only changes by one event."""
     if before.finished:
         return

@@ -1,20 +1,14 @@
-"""Driving the marker's console the way the browser does: HTMX posts with the seq shown."""
+"""Driving the site the way the browser does, and reading what it shows: the marker's console
+(HTMX posts with the seq shown) and the boards (polls with the fingerprint shown)."""
 
 import re
 
 from django.urls import reverse
 
-from games import rules, services
+from games import rules, selectors
 from games.models import Game
 
 HX = {"HX-Request": "true"}
-
-
-def start(table, variant, seats, marker, **settings):
-    """Starts a game through the service (for tests that are not about starting)."""
-    return services.start_game(
-        table=table, variant=variant, settings=settings, seats=seats, marker=marker
-    )
 
 
 def start_via_form(client, table, variant, seats, **settings):
@@ -92,7 +86,33 @@ def figures(html):
 
 
 def state_of(game):
-    from games import selectors
-
     game.refresh_from_db()
     return selectors.game_state(game)
+
+
+# --- the boards ------------------------------------------------------------------------
+
+
+def poll(client, url, fp):
+    """What htmx sends every second: the fingerprint the board shows."""
+    return client.get(url, {"fp": fp}, headers={"HX-Request": "true"})
+
+
+def shown_fp(html):
+    return re.search(r'data-fp="([^"]+)"', html).group(1)
+
+
+def seats(html):
+    """[(classes, name, score)] for each seat card of a table board, in playing order."""
+    cards = re.findall(r'<li class="seat([^"]*)"\s+data-seat="\d+">(.*?)</li>', html, re.S)
+    result = []
+    for classes, body in cards:
+        name = re.search(r'class="seat-name">([^<]*)<', body).group(1)
+        score = re.search(r"data-score>([^<]*)<", body).group(1)
+        result.append((classes.split(), name, score))
+    return result
+
+
+def text_of(html, attribute):
+    """The text of the element carrying ``attribute`` (e.g. ``data-bank``)."""
+    return re.search(rf"{attribute}>([^<]*)<", html).group(1).strip()
