@@ -18,7 +18,7 @@ from games import demo, rules
 from players.management.commands.load_demo_club import PLAYERS
 from players.models import Player
 from tables.models import Table
-from tests.conftest import make_user
+from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -139,7 +139,7 @@ def shoot(page, name):
 
 
 def test_boards_and_wall_show_whole_names_and_figures_at_every_size(browser, live_server):
-    marker = make_user("marker-boards", MARKERS)
+    marker = UserFactory(username="marker-boards", groups=[MARKERS])
     tables = board_games(marker)
     problems = []
     for width, height in VIEWPORTS:

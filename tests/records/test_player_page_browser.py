@@ -9,8 +9,7 @@ from django.urls import reverse
 from clubsite.roles import MARKERS
 from games import demo, rules
 from tables.models import Table
-from tests.conftest import make_user
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +17,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screensh
 
 
 def test_the_player_page_fits_a_360_px_phone(browser, live_server):
-    marker = make_user("marker-phone", MARKERS)
+    marker = UserFactory(username="marker-phone", groups=[MARKERS])
     player = PlayerFactory(full_name="Константин Преображенский")
     rival = PlayerFactory(full_name="Александра Константинопольская")
     rng = random.Random(8)
