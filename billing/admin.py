@@ -6,7 +6,14 @@ from django.utils.translation import gettext_lazy as _
 
 from billing.forms import BandFormSet, TariffBandForm
 from billing.labels import money
-from billing.models import BillingSettings, SpecialDay, Tariff, TariffBand
+from billing.models import (
+    AuditEntry,
+    BarItem,
+    BillingSettings,
+    SpecialDay,
+    Tariff,
+    TariffBand,
+)
 
 
 class TariffBandInline(admin.TabularInline):
@@ -44,6 +51,36 @@ class BillingSettingsAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return not BillingSettings.objects.exists() and super().has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(BarItem)
+class BarItemAdmin(admin.ModelAdmin):
+    list_display = ["name", "price_display", "is_active"]
+    list_filter = ["is_active"]
+    search_fields = ["name"]
+
+    @admin.display(description=_("price"))
+    def price_display(self, item):
+        return money(item.price)
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The audit log, to look things up: nobody adds, changes or deletes an entry."""
+
+    list_display = ["at", "username", "action", "session", "bill", "reason"]
+    list_filter = ["action"]
+    search_fields = ["username", "reason", "=session__id", "=bill__id"]
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -32,7 +32,8 @@ def load_demo_tariffs():
 
     Returns the number of tariffs created.
     """
-    BillingSettings.load()  # 15 min step, 30 min minimum unless an admin changed them
+    if not BillingSettings.objects.exists():
+        BillingSettings.load().save()  # 15 min step, 30 min minimum
     created = 0
     for kind in TableKind.values:
         if not Tariff.objects.filter(kind=kind).exists():
@@ -45,14 +46,14 @@ def load_demo_tariffs():
 
 def load_demo_clocks(*, tables, user, now=None):
     """Two clocks running now, on the tables with games in progress: one paused for a while,
-    one prepaid for an hour with 8 minutes left. Only into a club without sessions."""
+    one prepaid for an hour with 8 minutes left. Only into a club with no clock running."""
     from datetime import timedelta
 
     from django.utils import timezone
 
     from billing.models import TableSession
 
-    if TableSession.objects.exists():
+    if TableSession.objects.filter(status__in=["running", "paused"]).exists():
         return 0
     now = now or timezone.now()
     first = services.start_session(table=tables[0], user=user, at=now - timedelta(minutes=75))
@@ -62,3 +63,125 @@ def load_demo_clocks(*, tables, user, now=None):
         table=tables[1], user=user, prepaid_minutes=60, at=now - timedelta(minutes=52)
     )
     return 2
+
+
+BAR = [("Чай", 150_00), ("Кофе", 200_00), ("Вода", 100_00), ("Пиво", 350_00), ("Бутерброд", 250_00)]
+GUESTS = ["Гость Пётр", "Гость Анна", "Гость Олег", "Гость Ира"]
+
+
+def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=15):
+    """A week of past sessions: a shift a day, two or three sessions per table a day with
+    bar items, splits of every kind (the loser pays from games played in the session) and
+    payments; today's shift left open; one booking for tonight. Only into a club without
+    bills. Returns the number of sessions created."""
+    import random
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from billing.models import BarItem, Bill, PaymentMethod, SplitMode
+    from games.demo import backdate, play
+
+    if Bill.objects.exists():
+        return 0
+    rng = random.Random(seed)
+    now = now or timezone.now()
+    items = [
+        BarItem.objects.get_or_create(name=name, defaults={"price": price})[0]
+        for name, price in BAR
+    ]
+    today = timezone.localtime(now).replace(hour=12, minute=0, second=0, microsecond=0)
+    sessions = 0
+    modes = [SplitMode.EQUAL, SplitMode.PERCENT, SplitMode.ITEMS, SplitMode.LOSER]
+    for back in range(days, 0, -1):
+        noon = today - timedelta(days=back)
+        shift = services.open_shift(user=user, opening_cash=5000_00, at=noon)
+        for number, table in enumerate(tables):
+            cursor = noon + timedelta(minutes=rng.randint(0, 120) + 30 * number)
+            for _ in range(rng.randint(2, 3)):
+                start = cursor
+                length = timedelta(minutes=rng.randint(35, 150))
+                session = services.start_session(table=table, user=user, at=start)
+                mode = modes[sessions % len(modes)]
+                pair = rng.sample(players, 2)
+                if mode == SplitMode.LOSER and table.pk not in busy_tables():
+                    game = play(
+                        table=table,
+                        variant="cork",
+                        settings={"target": 21},
+                        players=pair,
+                        marker=marker,
+                        rng=rng,
+                    )
+                    backdate(game, start + timedelta(minutes=2))
+                if rng.random() < 0.3:
+                    services.pause_session(session=session, user=user, at=start + length / 3)
+                    services.resume_session(
+                        session=session, user=user, at=start + length / 3 + timedelta(minutes=10)
+                    )
+                stop = start + length + timedelta(minutes=10)
+                services.stop_session(session=session, user=user, at=stop)
+                bill = session.bill
+                if not bill.payers.exists():
+                    for name in rng.sample(GUESTS, 2):
+                        services.add_payer(bill=bill, name=name, user=user)
+                for item in rng.sample(items, rng.randint(0, 3)):
+                    services.add_bar_item(
+                        bill=bill, item=item, quantity=rng.randint(1, 3), user=user
+                    )
+                payers = list(bill.payers.all())
+                percents = {payers[0].pk: 60, payers[1].pk: 40} if len(payers) > 1 else {}
+                if mode == SplitMode.PERCENT and not percents:
+                    mode = SplitMode.EQUAL
+                assignments = {}
+                if mode == SplitMode.ITEMS:
+                    for line in bill.lines.filter(kind="bar"):
+                        assignments[line.pk] = rng.choice(payers).pk
+                services.set_split(
+                    bill=bill, mode=mode, percents=percents, assignments=assignments, user=user
+                )
+                from billing.selectors import bill_summary
+
+                bill.refresh_from_db()
+                summary = bill_summary(bill)
+                for payer, share in summary.shares:
+                    if share:
+                        services.record_payment(
+                            bill=bill,
+                            method=rng.choice(PaymentMethod.values),
+                            amount=share,
+                            receipt_number=str(rng.randint(10000, 99999)),
+                            payer=payer,
+                            user=user,
+                            at=stop + timedelta(minutes=1),
+                        )
+                sessions += 1
+                cursor = stop + timedelta(minutes=rng.randint(10, 60))
+        from billing.selectors import shift_report
+
+        expected = shift_report(shift).expected_cash
+        services.close_shift(
+            shift=shift,
+            user=user,
+            counted_cash=expected - rng.choice([0, 0, 0, 100_00, 50_00]),
+            at=noon + timedelta(hours=15),
+        )
+    services.open_shift(user=user, opening_cash=5000_00)
+    tonight = timezone.localtime(now).replace(minute=0, second=0, microsecond=0)
+    services.book_table(
+        table=tables[-1],
+        name="Сергей",
+        phone="+7 912 345-67-89",
+        starts_at=tonight + timedelta(hours=2),
+        minutes=90,
+        user=user,
+    )
+    return sessions
+
+
+def busy_tables():
+    from games.models import Game, GameStatus
+
+    return set(
+        Game.objects.filter(status=GameStatus.IN_PROGRESS).values_list("table_id", flat=True)
+    )

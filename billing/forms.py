@@ -167,3 +167,106 @@ def stretch_label(stretch):
     start = tz.localtime(stretch.started_at)
     end = tz.localtime(stretch.ended_at).strftime("%H:%M:%S") if stretch.ended_at else "…"
     return f"№{stretch.table.number}: {start:%d.%m %H:%M:%S} – {end}"
+
+
+class BarItemLineForm(forms.Form):
+    item = forms.ModelChoiceField(label=_("bar item"), queryset=None, empty_label=None)
+    quantity = forms.IntegerField(label=_("quantity"), min_value=1, max_value=99, initial=1)
+
+    def __init__(self, *args, **kwargs):
+        from billing.models import BarItem
+
+        super().__init__(*args, **kwargs)
+        self.fields["item"].queryset = BarItem.objects.filter(is_active=True)
+        self.fields["item"].label_from_instance = bar_item_label
+
+
+def bar_item_label(item):
+    from billing.labels import money
+
+    return f"{item.name} — {money(item.price)}"
+
+
+class DiscountForm(forms.Form):
+    member = forms.ModelChoiceField(label=_("member"), queryset=None, required=False)
+    discount_percent = forms.IntegerField(
+        label=_("member's discount, %"), min_value=0, max_value=100, initial=0
+    )
+
+    def __init__(self, *args, **kwargs):
+        from players.models import Player
+
+        super().__init__(*args, **kwargs)
+        self.fields["member"].queryset = Player.objects.filter(is_active=True)
+
+
+class PayerForm(forms.Form):
+    name = forms.CharField(label=_("payer"), max_length=150)
+
+
+class PaymentForm(forms.Form):
+    method = forms.ChoiceField(label=_("method"), choices=None)
+    amount = RoublesField(label=_("amount, ₽"), min_value=Decimal("0.01"))
+    receipt_number = forms.CharField(label=_("register's receipt number"), max_length=40)
+    payer = forms.ModelChoiceField(label=_("payer"), queryset=None, required=False)
+
+    def __init__(self, *args, bill, **kwargs):
+        from billing.models import PaymentMethod
+
+        super().__init__(*args, **kwargs)
+        self.fields["method"].choices = PaymentMethod.choices
+        self.fields["payer"].queryset = bill.payers.all()
+
+
+class OpenShiftForm(forms.Form):
+    opening_cash = RoublesField(label=_("cash in the drawer, ₽"))
+
+
+class CloseShiftForm(forms.Form):
+    counted_cash = RoublesField(label=_("counted cash, ₽"))
+
+
+class BookingForm(forms.Form):
+    table = forms.ModelChoiceField(label=_("table"), queryset=None, empty_label=None)
+    name = forms.CharField(label=_("name"), max_length=150)
+    phone = forms.CharField(label=_("phone"), max_length=32)
+    starts_at = forms.DateTimeField(
+        label=_("start"),
+        input_formats=DATETIME_FORMATS,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    minutes = forms.IntegerField(
+        label=_("length, minutes"), min_value=15, max_value=12 * 60, initial=60
+    )
+
+    def __init__(self, *args, **kwargs):
+        from tables.models import Table
+
+        super().__init__(*args, **kwargs)
+        self.fields["table"].queryset = Table.objects.filter(is_active=True)
+
+    def clean_phone(self):
+        from players.models import validate_phone
+
+        phone = self.cleaned_data["phone"].strip()
+        validate_phone(phone)
+        return phone
+
+
+class ReportForm(forms.Form):
+    start = forms.DateField(
+        label=_("from"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+    end = forms.DateField(
+        label=_("to"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+    )
+
+    def clean(self):
+        data = super().clean()
+        start, end = data.get("start"), data.get("end")
+        if start and end:
+            if end < start:
+                raise ValidationError(_("The end must be after the start."))
+            if (end - start).days > 366:
+                raise ValidationError(_("A report covers at most a year."))
+        return data

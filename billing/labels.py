@@ -83,4 +83,43 @@ def describe_entry(entry):
             "old": f"{_clock_time(old[0])} – {_clock_time(old[1])}",
             "new": f"{_clock_time(new[0])} – {_clock_time(new[1])}",
         }
+    if entry.action == "bill.open":
+        return _("Bill opened")
+    if entry.action in ("bill.add", "bill.remove"):
+        text = (
+            _("Added %(item)s × %(quantity)s")
+            if entry.action == "bill.add"
+            else _("Removed %(item)s × %(quantity)s")
+        )
+        return text % {"item": details.get("item"), "quantity": details.get("quantity")}
+    if entry.action == "bill.discount":
+        return _("Member's discount %(percent)s%%") % {"percent": details.get("percent")} + (
+            f" ({details['member']})" if details.get("member") else ""
+        )
+    if entry.action == "bill.payer":
+        return _("Payer added: %(name)s") % {"name": details.get("name")}
+    if entry.action == "bill.unpayer":
+        return _("Payer removed: %(name)s") % {"name": details.get("name")}
+    if entry.action == "bill.split":
+        from billing.models import SplitMode
+
+        mode = details.get("mode")
+        label = SplitMode(mode).label if mode in SplitMode.values else mode
+        return _("Split: %(mode)s") % {"mode": label}
+    if entry.action == "payment":
+        from billing.models import PaymentMethod
+
+        method = details.get("method")
+        return _("Paid %(amount)s, %(method)s, receipt №%(receipt)s") % {
+            "amount": money(details.get("amount", 0)),
+            "method": PaymentMethod(method).label if method in PaymentMethod.values else method,
+            "receipt": details.get("receipt"),
+        }
+    if entry.action == "shift.open":
+        return _("Shift opened with %(cash)s") % {"cash": money(details.get("cash", 0))}
+    if entry.action == "shift.close":
+        return _("Shift closed: counted %(counted)s, expected %(expected)s") % {
+            "counted": money(details.get("counted", 0)),
+            "expected": money(details.get("expected", 0)),
+        }
     return entry.action

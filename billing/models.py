@@ -18,7 +18,7 @@ WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translate
 
 
 class BillingSettings(models.Model):
-    """The club's billing rules: one row (pk 1), created with its defaults when first read."""
+    """The club's billing rules: one row (pk 1); its defaults apply until it is saved."""
 
     step_minutes = models.PositiveSmallIntegerField(
         _("rounding step, minutes"),
@@ -31,6 +31,12 @@ class BillingSettings(models.Model):
         default=30,
         validators=[MaxValueValidator(600)],
         help_text=_("A shorter session is charged this long."),
+    )
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("no-show after, minutes"),
+        default=15,
+        validators=[MaxValueValidator(240)],
+        help_text=_("A booking not claimed this long after its start is marked a no-show."),
     )
     show_running_total = models.BooleanField(
         _("show the running total on the boards"),
@@ -47,8 +53,8 @@ class BillingSettings(models.Model):
 
     @classmethod
     def load(cls):
-        settings, _created = cls.objects.get_or_create(pk=1)
-        return settings
+        """The club's row, or the defaults (unsaved) until an admin saves them."""
+        return cls.objects.filter(pk=1).first() or cls(pk=1)
 
 
 class Tariff(models.Model):
@@ -244,6 +250,22 @@ class AuditEntry(models.Model):
         related_name="audit_entries",
         verbose_name=_("session"),
     )
+    bill = models.ForeignKey(
+        "Bill",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("bill"),
+    )
+    shift = models.ForeignKey(
+        "Shift",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("shift"),
+    )
     details = models.JSONField(_("details"), default=dict, blank=True)
     reason = models.TextField(_("why"), blank=True)
 
@@ -264,3 +286,241 @@ class AuditEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("The audit log is append-only: an entry is never deleted.")
+
+
+class BarItem(models.Model):
+    """The bar's small price list (no stock keeping)."""
+
+    name = models.CharField(_("name"), max_length=80, unique=True)
+    price = models.PositiveIntegerField(_("price, kopecks"))
+    is_active = models.BooleanField(_("on sale"), default=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("bar item")
+        verbose_name_plural = _("bar items")
+
+    def __str__(self):
+        return self.name
+
+
+class SplitMode(models.TextChoices):
+    EQUAL = "equal", _("Equally")
+    PERCENT = "percent", _("By percentage")
+    ITEMS = "items", _("By item")
+    LOSER = "loser", _("The loser pays")
+
+
+class Bill(models.Model):
+    """A session's bill: its time line, bar lines, how it is split and what was paid."""
+
+    session = models.OneToOneField(
+        TableSession, on_delete=models.PROTECT, related_name="bill", verbose_name=_("session")
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    member = models.ForeignKey(
+        "players.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("member"),
+    )
+    discount_percent = models.PositiveSmallIntegerField(
+        _("member's discount, %"), default=0, validators=[MaxValueValidator(100)]
+    )
+    split_mode = models.CharField(
+        _("split"), max_length=8, choices=SplitMode.choices, default=SplitMode.EQUAL
+    )
+    paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("bill")
+        verbose_name_plural = _("bills")
+        indexes = [models.Index(fields=["created_at"])]
+
+    def __str__(self):
+        return f"#{self.pk}"
+
+
+class LineKind(models.TextChoices):
+    TIME = "time", _("Table time")
+    BAR = "bar", _("Bar")
+
+
+class Payer(models.Model):
+    """Someone who pays a share of a bill: a player from the roster or a name."""
+
+    bill = models.ForeignKey(Bill, on_delete=models.CASCADE, related_name="payers")
+    name = models.CharField(_("name"), max_length=150)
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    percent = models.PositiveSmallIntegerField(
+        _("percent"), null=True, blank=True, validators=[MaxValueValidator(100)]
+    )
+
+    class Meta:
+        ordering = ["bill", "pk"]
+        verbose_name = _("payer")
+        verbose_name_plural = _("payers")
+        constraints = [
+            models.UniqueConstraint(fields=["bill", "name"], name="unique_payer_name_per_bill")
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class BillLine(models.Model):
+    bill = models.ForeignKey(Bill, on_delete=models.CASCADE, related_name="lines")
+    kind = models.CharField(_("kind"), max_length=4, choices=LineKind.choices)
+    description = models.CharField(_("description"), max_length=200)
+    bar_item = models.ForeignKey(
+        BarItem, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    quantity = models.PositiveSmallIntegerField(_("quantity"), default=1)
+    unit_price = models.PositiveIntegerField(_("unit price, kopecks"))
+    payer = models.ForeignKey(
+        Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="lines"
+    )
+
+    class Meta:
+        ordering = ["bill", "kind", "pk"]
+        verbose_name = _("bill line")
+        verbose_name_plural = _("bill lines")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bill"], condition=Q(kind="time"), name="one_time_line_per_bill"
+            )
+        ]
+
+    def __str__(self):
+        return self.description
+
+    @property
+    def amount(self):
+        return self.quantity * self.unit_price
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("Cash")
+    CARD = "card", _("Card")
+    SBP = "sbp", _("SBP (fast payments)")
+
+
+class Shift(models.Model):
+    """A cashier's shift: the cash in the drawer at the opening and counted at the close."""
+
+    opened_at = models.DateTimeField(_("opened"), default=timezone.now)
+    opened_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    opening_cash = models.PositiveIntegerField(_("opening cash, kopecks"))
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    counted_cash = models.PositiveIntegerField(_("counted cash, kopecks"), null=True, blank=True)
+    is_open = models.BooleanField(default=True, editable=False)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        verbose_name = _("shift")
+        verbose_name_plural = _("shifts")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_open"],
+                condition=Q(is_open=True),
+                name="one_open_shift",
+                violation_error_message=_("A shift is already open."),
+            )
+        ]
+
+    def __str__(self):
+        return f"#{self.pk} {self.opened_at:%Y-%m-%d %H:%M}"
+
+
+class Payment(models.Model):
+    """A payment taken at the club's cash register: the site records it, the register
+    issues the receipt (54-FZ); its number is written here."""
+
+    bill = models.ForeignKey(Bill, on_delete=models.PROTECT, related_name="payments")
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="payments")
+    method = models.CharField(_("method"), max_length=8, choices=PaymentMethod.choices)
+    amount = models.PositiveIntegerField(_("amount, kopecks"))
+    receipt_number = models.CharField(_("receipt number"), max_length=40)
+    payer = models.ForeignKey(
+        Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="payments"
+    )
+    at = models.DateTimeField(_("paid"), default=timezone.now)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("payment")
+        verbose_name_plural = _("payments")
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive")]
+
+    def __str__(self):
+        return f"{self.get_method_display()} {self.amount / 100:.2f} №{self.receipt_number}"
+
+
+class ReservationStatus(models.TextChoices):
+    BOOKED = "booked", _("Booked")
+    CLAIMED = "claimed", _("Claimed")
+    NO_SHOW = "no_show", _("No-show")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+HOLDING_STATUSES = [ReservationStatus.BOOKED, ReservationStatus.CLAIMED]
+
+
+class Reservation(models.Model):
+    """A table booked for a slot. Two holding bookings of one table never overlap: an
+    exclusion constraint on PostgreSQL (migration 0004), a locked check everywhere."""
+
+    table = models.ForeignKey(
+        "tables.Table",
+        on_delete=models.PROTECT,
+        related_name="reservations",
+        verbose_name=_("table"),
+    )
+    name = models.CharField(_("name"), max_length=150)
+    phone = models.CharField(_("phone"), max_length=32)
+    starts_at = models.DateTimeField(_("start"))
+    ends_at = models.DateTimeField(_("end"))
+    status = models.CharField(
+        _("status"),
+        max_length=10,
+        choices=ReservationStatus.choices,
+        default=ReservationStatus.BOOKED,
+    )
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["starts_at"]
+        verbose_name = _("reservation")
+        verbose_name_plural = _("reservations")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="reservation_has_length"
+            )
+        ]
+        indexes = [models.Index(fields=["table", "starts_at"])]
+
+    def __str__(self):
+        return f"{self.table} {self.starts_at:%Y-%m-%d %H:%M} {self.name}"
+
+    @property
+    def minutes(self):
+        return int((self.ends_at - self.starts_at).total_seconds() // 60)

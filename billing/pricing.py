@@ -113,11 +113,13 @@ class Band:
 
 @dataclass(frozen=True)
 class Played:
-    """A played interval ``[start, end)`` on a table of ``kind`` (aware datetimes)."""
+    """A played interval ``[start, end)`` on a table of ``kind`` (aware datetimes); ``table``
+    is the caller's (e.g. for reports per table), unused by the pricing."""
 
     start: datetime
     end: datetime
     kind: str
+    table: object = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,7 @@ class Period:
     end: datetime
     seconds: int
     amount: object  # fractions.Fraction
+    interval: Played = None  # the played interval it is part of
 
     @property
     def price_per_hour(self):
@@ -328,6 +331,7 @@ class Tariff:
                         end=datetime.fromtimestamp(b, self.tz),
                         seconds=seconds,
                         amount=Fraction(seconds * band.price_per_hour, SECONDS_PER_HOUR),
+                        interval=interval,
                     )
                 )
         played = sum(period.seconds for period in periods)

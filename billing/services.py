@@ -8,9 +8,20 @@ from django.utils.translation import gettext as _
 from billing import pricing
 from billing.labels import day_names
 from billing.models import (
+    HOLDING_STATUSES,
     OPEN_STATUSES,
     AuditEntry,
+    Bill,
+    BillingSettings,
+    BillLine,
+    LineKind,
+    Payer,
+    Payment,
+    Reservation,
+    ReservationStatus,
     SessionStatus,
+    Shift,
+    SplitMode,
     Stretch,
     TableSession,
     Tariff,
@@ -64,7 +75,7 @@ def save_tariff(kind, bands):
 # --- the tables' clocks ------------------------------------------------------------------
 
 
-def audit(*, user, action, session=None, reason="", **details):
+def audit(*, user, action, session=None, bill=None, shift=None, reason="", **details):
     """Appends one entry to the audit log (who, when, what, why)."""
     known = user is not None and user.is_authenticated
     return AuditEntry.objects.create(
@@ -72,6 +83,8 @@ def audit(*, user, action, session=None, reason="", **details):
         username=user.get_username() if known else "",
         action=action,
         session=session,
+        bill=bill,
+        shift=shift,
         reason=reason,
         details=details,
     )
@@ -173,6 +186,7 @@ def stop_session(*, session, user, at=None):
     session.stopped_at = max(at, session.started_at)
     session.save(update_fields=["status", "stopped_at"])
     audit(user=user, action="session.stop", session=session, table=session.table.number)
+    open_bill(session=session, user=user)
     return session
 
 
@@ -217,6 +231,9 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
     if not reason:
         raise ValidationError(_("Say why the time is corrected."), code="reason")
     session = _locked_session(stretch.session)
+    bill = Bill.objects.filter(session=session).first()
+    if bill is not None and bill.payments.exists():
+        raise ValidationError(_("The bill has payments: its time can no longer change."))
     stretch = session.stretches.get(pk=stretch.pk)
     now = timezone.now()
     if stretch.ended_at is None and ended_at is not None:
@@ -251,4 +268,339 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         old=[moment.isoformat() if moment else None for moment in old],
         new=[moment.isoformat() if moment else None for moment in (started_at, ended_at)],
     )
+    if bill is not None:
+        _price_time_line(bill)
     return stretch
+
+
+# --- bills ---------------------------------------------------------------------------------
+
+
+def _price_time_line(bill):
+    """(Re)writes the bill's time line from the session's played time (before discount)."""
+    from billing import selectors
+    from billing.labels import duration
+
+    price = selectors.price_of(bill.session, discount=0)
+    amount = price.rounded if price else 0
+    charged = duration(price.charged) if price else "—"
+    BillLine.objects.update_or_create(
+        bill=bill,
+        kind=LineKind.TIME,
+        defaults={"description": charged, "unit_price": amount, "quantity": 1},
+    )
+
+
+@transaction.atomic
+def open_bill(*, session, user):
+    """The bill of a stopped session: its time line and, as payers, who played on it."""
+    from billing import selectors
+
+    bill, created = Bill.objects.get_or_create(
+        session=session, defaults={"created_at": session.stopped_at or timezone.now()}
+    )
+    if not created:
+        return bill
+    _price_time_line(bill)
+    for name, player in selectors.players_of(session):
+        Payer.objects.get_or_create(bill=bill, name=name, defaults={"player": player})
+    audit(user=user, action="bill.open", session=session, bill=bill)
+    return bill
+
+
+def _locked_bill(bill):
+    bill = Bill.objects.select_for_update().get(pk=bill.pk)
+    return bill
+
+
+def _require_unpaid(bill):
+    if bill.paid_at is not None:
+        raise ValidationError(_("This bill is paid: it can no longer change."), code="paid")
+
+
+@transaction.atomic
+def add_bar_item(*, bill, item, quantity, user, payer=None):
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    if not item.is_active:
+        raise ValidationError(_("This item is not on sale."), code="inactive")
+    if not 1 <= quantity <= 99:
+        raise ValidationError(_("Quantity is 1 to 99."), code="quantity")
+    line = BillLine.objects.create(
+        bill=bill,
+        kind=LineKind.BAR,
+        description=item.name,
+        bar_item=item,
+        quantity=quantity,
+        unit_price=item.price,
+        payer=payer,
+    )
+    audit(
+        user=user,
+        action="bill.add",
+        session=bill.session,
+        bill=bill,
+        item=item.name,
+        quantity=quantity,
+        price=item.price,
+    )
+    return line
+
+
+@transaction.atomic
+def remove_line(*, bill, line, user):
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    if line.bill_id != bill.pk or line.kind != LineKind.BAR:
+        raise ValidationError(_("Only a bar line of this bill can be removed."), code="line")
+    audit(
+        user=user,
+        action="bill.remove",
+        session=bill.session,
+        bill=bill,
+        item=line.description,
+        quantity=line.quantity,
+        price=line.unit_price,
+    )
+    line.delete()
+
+
+@transaction.atomic
+def set_discount(*, bill, member, discount_percent, user):
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    if not 0 <= discount_percent <= 100:
+        raise ValidationError(_("A discount is 0 to 100 %."), code="discount")
+    bill.member, bill.discount_percent = member, discount_percent
+    bill.save(update_fields=["member", "discount_percent"])
+    audit(
+        user=user,
+        action="bill.discount",
+        session=bill.session,
+        bill=bill,
+        member=str(member) if member else "",
+        percent=discount_percent,
+    )
+    return bill
+
+
+@transaction.atomic
+def add_payer(*, bill, name, user, player=None):
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    name = " ".join((name or "").split())
+    if not name:
+        raise ValidationError(_("Give the payer's name."), code="name")
+    if bill.payers.filter(name=name).exists():
+        raise ValidationError(_("This payer is already on the bill."), code="payer")
+    payer = Payer.objects.create(bill=bill, name=name, player=player)
+    audit(user=user, action="bill.payer", session=bill.session, bill=bill, name=name)
+    return payer
+
+
+@transaction.atomic
+def remove_payer(*, bill, payer, user):
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    if payer.bill_id != bill.pk or payer.payments.exists():
+        raise ValidationError(_("This payer cannot be removed."), code="payer")
+    audit(user=user, action="bill.unpayer", session=bill.session, bill=bill, name=payer.name)
+    payer.delete()
+
+
+@transaction.atomic
+def set_split(*, bill, mode, user, percents=None, assignments=None):
+    """How the bill is split. ``percents``: {payer pk: %} (percent mode, adding up to 100);
+    ``assignments``: {line pk: payer pk or None} (who takes which line)."""
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    if mode not in SplitMode.values:
+        raise ValidationError(_("Choose how to split the bill."), code="mode")
+    payers = {payer.pk: payer for payer in bill.payers.all()}
+    if not payers:
+        raise ValidationError(_("Add at least one payer first."), code="payers")
+    if mode == SplitMode.PERCENT:
+        percents = {pk: int(percents.get(pk) or 0) for pk in payers} if percents else {}
+        if sum(percents.values()) != 100 or any(not 0 <= v <= 100 for v in percents.values()):
+            raise ValidationError(_("The percentages must add up to 100."), code="percent")
+        for pk, payer in payers.items():
+            payer.percent = percents[pk]
+        Payer.objects.bulk_update(payers.values(), ["percent"])
+    for line_pk, payer_pk in (assignments or {}).items():
+        if payer_pk is not None and payer_pk not in payers:
+            raise ValidationError(_("Unknown payer."), code="payer")
+        bill.lines.filter(pk=line_pk).update(payer_id=payer_pk)
+    bill.split_mode = mode
+    bill.save(update_fields=["split_mode"])
+    audit(user=user, action="bill.split", session=bill.session, bill=bill, mode=mode)
+    return bill
+
+
+@transaction.atomic
+def record_payment(*, bill, method, amount, receipt_number, user, payer=None, at=None):
+    """Records a payment taken at the club's cash register (never a receipt of our own)."""
+    from billing import selectors
+
+    bill = _locked_bill(bill)
+    _require_unpaid(bill)
+    shift = Shift.objects.filter(is_open=True).first()
+    if shift is None:
+        raise ValidationError(_("Open a shift before taking payments."), code="shift")
+    receipt_number = (receipt_number or "").strip()
+    if not receipt_number:
+        raise ValidationError(_("Write the register's receipt number."), code="receipt")
+    balance = selectors.bill_summary(bill).balance
+    if not 0 < amount <= balance:
+        raise ValidationError(
+            _("The amount must be more than 0 and at most the balance, %(balance)s.")
+            % {"balance": _money(balance)},
+            code="amount",
+        )
+    payment = Payment.objects.create(
+        bill=bill,
+        shift=shift,
+        method=method,
+        amount=amount,
+        receipt_number=receipt_number,
+        payer=payer,
+        recorded_by=user,
+        at=at or timezone.now(),
+    )
+    if amount == balance:
+        bill.paid_at = payment.at
+        bill.save(update_fields=["paid_at"])
+    audit(
+        user=user,
+        action="payment",
+        session=bill.session,
+        bill=bill,
+        shift=shift,
+        method=method,
+        amount=amount,
+        receipt=receipt_number,
+        payer=payer.name if payer else "",
+    )
+    return payment
+
+
+def _money(kopecks):
+    from billing.labels import money
+
+    return money(kopecks)
+
+
+# --- shifts --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def open_shift(*, user, opening_cash, at=None):
+    if opening_cash < 0:
+        raise ValidationError(_("Cash cannot be negative."), code="cash")
+    if Shift.objects.select_for_update().filter(is_open=True).exists():
+        raise ValidationError(_("A shift is already open."), code="open")
+    shift = Shift.objects.create(
+        opened_by=user, opening_cash=opening_cash, opened_at=at or timezone.now()
+    )
+    audit(user=user, action="shift.open", shift=shift, cash=opening_cash)
+    return shift
+
+
+@transaction.atomic
+def close_shift(*, shift, user, counted_cash, at=None):
+    from billing import selectors
+
+    shift = Shift.objects.select_for_update().get(pk=shift.pk)
+    if not shift.is_open:
+        raise ValidationError(_("This shift is already closed."), code="closed")
+    if counted_cash < 0:
+        raise ValidationError(_("Cash cannot be negative."), code="cash")
+    shift.closed_at, shift.closed_by = at or timezone.now(), user
+    shift.counted_cash, shift.is_open = counted_cash, False
+    shift.save(update_fields=["closed_at", "closed_by", "counted_cash", "is_open"])
+    report = selectors.shift_report(shift)
+    audit(
+        user=user,
+        action="shift.close",
+        shift=shift,
+        counted=counted_cash,
+        expected=report.expected_cash,
+        difference=report.difference,
+    )
+    return shift
+
+
+# --- reservations --------------------------------------------------------------------------
+
+
+@transaction.atomic
+def book_table(*, table, name, phone, starts_at, minutes, user):
+    """Books ``table`` for ``minutes`` from ``starts_at``; refused when it overlaps another
+    holding booking of the table (checked under the table's lock; on PostgreSQL also an
+    exclusion constraint)."""
+    from datetime import timedelta
+
+    from django.db import IntegrityError
+
+    name, phone = " ".join((name or "").split()), (phone or "").strip()
+    if not name or not phone:
+        raise ValidationError(_("A booking needs a name and a phone."), code="who")
+    if not 15 <= minutes <= 12 * 60:
+        raise ValidationError(_("A booking lasts 15 minutes to 12 hours."), code="length")
+    table = _locked_table(table)
+    _check_playable(table)
+    ends_at = starts_at + timedelta(minutes=minutes)
+    clash = Reservation.objects.filter(
+        table=table, status__in=HOLDING_STATUSES, starts_at__lt=ends_at, ends_at__gt=starts_at
+    ).first()
+    if clash is not None:
+        raise ValidationError(
+            _("Table %(number)d is already booked %(from)s–%(to)s.")
+            % {
+                "number": table.number,
+                "from": timezone.localtime(clash.starts_at).strftime("%d.%m %H:%M"),
+                "to": timezone.localtime(clash.ends_at).strftime("%H:%M"),
+            },
+            code="overlap",
+        )
+    try:
+        with transaction.atomic():
+            booking = Reservation.objects.create(
+                table=table,
+                name=name,
+                phone=phone,
+                starts_at=starts_at,
+                ends_at=ends_at,
+                created_by=user,
+            )
+    except IntegrityError as error:  # the exclusion constraint (PostgreSQL)
+        raise ValidationError(
+            _("Table %(number)d is already booked then.") % {"number": table.number},
+            code="overlap",
+        ) from error
+    return booking
+
+
+@transaction.atomic
+def set_booking_status(*, booking, status, user):
+    booking = Reservation.objects.select_for_update().get(pk=booking.pk)
+    if booking.status != ReservationStatus.BOOKED:
+        raise ValidationError(_("This booking is no longer waiting."), code="state")
+    booking.status = status
+    booking.save(update_fields=["status"])
+    if (
+        status == ReservationStatus.CLAIMED
+        and not TableSession.objects.filter(table=booking.table, status__in=OPEN_STATUSES).exists()
+    ):
+        start_session(table=booking.table, user=user)
+    return booking
+
+
+def mark_no_shows(now=None):
+    """Bookings not claimed within the club's grace period become no-shows."""
+    from datetime import timedelta
+
+    now = now or timezone.now()
+    grace = timedelta(minutes=BillingSettings.load().no_show_minutes)
+    return Reservation.objects.filter(
+        status=ReservationStatus.BOOKED, starts_at__lt=now - grace
+    ).update(status=ReservationStatus.NO_SHOW)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from billing.views import desk, tariffs
+from billing.views import bills, desk, shifts, tariffs
 
 app_name = "billing"
 
@@ -18,6 +18,20 @@ urlpatterns = [
     path("sessions/<int:pk>/stop/", desk.stop, name="stop"),
     path("sessions/<int:pk>/move/", desk.move, name="move"),
     path("sessions/<int:pk>/correct/", desk.correct, name="correct"),
+    # Bills (cashiers and admins)
+    path("bills/<int:pk>/", bills.bill, name="bill"),
+    path("bills/<int:pk>/bar/", bills.add_bar, name="add_bar"),
+    path("bills/<int:pk>/remove-line/", bills.remove_line, name="remove_line"),
+    path("bills/<int:pk>/discount/", bills.discount, name="discount"),
+    path("bills/<int:pk>/payers/", bills.add_payer, name="add_payer"),
+    path("bills/<int:pk>/remove-payer/", bills.remove_payer, name="remove_payer"),
+    path("bills/<int:pk>/split/", bills.split, name="split"),
+    path("bills/<int:pk>/pay/", bills.pay, name="pay"),
+    # Shifts, reports, bookings (cashiers and admins)
+    path("shift/", shifts.shift, name="shift"),
+    path("reports/", shifts.reports, name="reports"),
+    path("bookings/", shifts.bookings, name="bookings"),
+    path("bookings/<int:pk>/<str:action>/", shifts.booking_action, name="booking_action"),
     # A table's clock on its board (public)
     path("tables/<int:number>/clock/", desk.board_clock, name="board_clock"),
 ]

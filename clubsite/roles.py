@@ -37,7 +37,7 @@ ADMIN_PERMISSIONS = (
     + [("games", f"view_{model}") for model in ("game", "seat", "event")]
     + [
         ("billing", f"{action}_{model}")
-        for model in ("tariff", "tariffband", "specialday", "billingsettings")
+        for model in ("tariff", "tariffband", "specialday", "billingsettings", "baritem")
         for action in ("add", "change", "view", "delete")
     ]
 )

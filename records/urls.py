@@ -7,13 +7,13 @@ the ``players`` namespace under /players/ (see clubsite/urls.py), so the names s
 
 from django.urls import path
 
-from records.views import games, players
+from records.views import exports, games, players
 
 game_urlpatterns = [
     path("games/<int:pk>/", games.game_detail, name="detail"),
-    path("games/export.csv", games.games_csv, name="games_csv"),
+    path("games/export.csv", exports.games_csv, name="games_csv"),
     path("leaderboards/", games.leaderboard_view, name="leaderboard"),
-    path("leaderboards/export.csv", games.stats_csv, name="stats_csv"),
+    path("leaderboards/export.csv", exports.stats_csv, name="stats_csv"),
     path("marker/handicap-hint/", games.handicap_hint, name="handicap_hint"),
 ]
 

@@ -54,3 +54,17 @@ def clock_offer(context, table):
         and not TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists()
     )
     return {"show": show, "table": table, "next": request.get_full_path(), "request": request}
+
+
+@register.simple_tag
+def method_label(method):
+    from billing.models import PaymentMethod
+
+    return PaymentMethod(method).label
+
+
+@register.simple_tag
+def kind_label(kind):
+    from tables.models import TableKind
+
+    return TableKind(kind).label if kind in TableKind.values else kind

@@ -34,10 +34,12 @@ def free_tables():
 
 def desk_rows(error_for=None, error=None):
     clocks = selectors.clocks_by_table(priced=True)
+    bookings = selectors.next_bookings()
     rows = []
     movable = list(free_tables())
     for table in Table.objects.filter(is_active=True):
         table.clock = clocks.get(table.pk)
+        table.booking = bookings.get(table.pk)
         table.move_to = [other for other in movable if other.pk != table.pk]
         table.error = error if error_for == table.pk else None
         rows.append(table)
@@ -47,6 +49,7 @@ def desk_rows(error_for=None, error=None):
 def card_context(table, error=None):
     clock = selectors.clocks_by_table(priced=True).get(table.pk)
     table.clock = clock
+    table.booking = selectors.next_bookings().get(table.pk)
     table.move_to = list(free_tables().exclude(pk=table.pk))
     table.error = error
     return {"table": table}
@@ -99,7 +102,7 @@ def clock_action(service):
         except ValidationError as error:
             return answer(request, table, " ".join(error.messages))
         if service is services.stop_session:
-            url = reverse("billing:session", args=[session.pk])
+            url = reverse("billing:bill", args=[session.bill.pk])
             return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
         return answer(request, session.table)
 
@@ -192,7 +195,8 @@ def board_clock_context(number):
     clock = None
     if session is not None:
         clock = selectors.clock_of(session, tariff=selectors.club_tariff() if show_total else None)
-    return {"clock": clock, "number": number}
+    booking = next(iter(selectors.next_bookings(table_number=number).values()), None)
+    return {"clock": clock, "number": number, "booking": booking}
 
 
 @require_safe

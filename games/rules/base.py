@@ -313,6 +313,24 @@ class Variant:
         return self.rating_family or RatingFamily(self.key, self.name)
 
 
+def game_variant(names: Mapping[str, Any], **facts: Any) -> Variant:
+    """The ``Variant`` of a game module, from the names every game module defines —
+    ``SETTINGS_FIELDS``, ``FOUL_LABELS``, ``settings_from_dict``, ``initial_state``,
+    ``legal_actions``, ``apply``, ``describe`` and ``seat_stats`` — and its facts (``key``,
+    ``name``, ``decisions``, …): ``VARIANT = game_variant(globals(), key="cork", …)``."""
+    return Variant(
+        settings_from_dict=names["settings_from_dict"],
+        settings_fields=names["SETTINGS_FIELDS"],
+        foul_labels=names["FOUL_LABELS"],
+        initial_state=names["initial_state"],
+        legal_actions=names["legal_actions"],
+        apply=names["apply"],
+        describe=names["describe"],
+        seat_stats=names["seat_stats"],
+        **facts,
+    )
+
+
 # --- helpers shared by the game modules ---------------------------------------------------
 
 

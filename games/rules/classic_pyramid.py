@@ -41,11 +41,11 @@ from .base import (
     RuleViolation,
     SettingField,
     SettingsError,
-    Variant,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     malformed,
@@ -394,17 +394,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="pyramid_classic",
     name=Message(gettext_noop("Classic pyramid («71 points»)")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     decisions=(
         Message(
             gettext_noop(

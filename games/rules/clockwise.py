@@ -50,12 +50,12 @@ from .base import (
     Result,
     RuleViolation,
     SettingField,
-    Variant,
     bump,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     malformed,
@@ -372,24 +372,28 @@ def _foul(state: State, event: Event) -> State:
     )
 
 
-def _pot(state: State, event: Event) -> State:
-    expect_details(event, ball=True, pocket=True)
-    pocket = _check_pocket(event)
-    ball = event.ball
-    if not isinstance(ball, int) or ball not in state.balls_left:
+def check_ball_on(balls_left: tuple[int, ...], ball: Any) -> None:
+    """Refuses a ball that is not on the table, or is not the ball on (the lowest there)."""
+    if not isinstance(ball, int) or ball not in balls_left:
         raise RuleViolation(
             "ball_not_on_table",
             Message(gettext_noop("Ball %(ball)s is not on the table."), {"ball": ball}),
         )
-    on = state.balls_left[0]
-    if ball != on:
+    if ball != balls_left[0]:
         raise RuleViolation(
             "not_ball_on",
             Message(
                 gettext_noop("Ball %(ball)s is not the ball on: ball %(on)s is."),
-                {"ball": ball, "on": on},
+                {"ball": ball, "on": balls_left[0]},
             ),
         )
+
+
+def _pot(state: State, event: Event) -> State:
+    expect_details(event, ball=True, pocket=True)
+    pocket = _check_pocket(event)
+    ball = event.ball
+    check_ball_on(state.balls_left, ball)
     seat = state.turn
     if pocket is not state.pocket_for(ball):
         # [seed] the stroke does not count and the ball goes back; the turn passes.
@@ -537,17 +541,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="clockwise",
     name=Message(gettext_noop("Balls clockwise")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     decisions=(
         Message(
             gettext_noop(

@@ -34,12 +34,12 @@ from .base import (
     RatingFamily,
     Result,
     SettingField,
-    Variant,
     bump,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     parse_settings,
@@ -241,17 +241,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="cork",
     name=Message(gettext_noop("Cork (Probka)")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,
     decisions=(

@@ -56,12 +56,12 @@ from .base import (
     RuleViolation,
     SettingField,
     SettingsError,
-    Variant,
     bump,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     malformed,
@@ -631,17 +631,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="cue_run",
     name=Message(gettext_noop("Pocketing with the cue")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,
     decisions=DECISIONS,

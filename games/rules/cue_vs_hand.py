@@ -42,11 +42,11 @@ from .base import (
     Result,
     RuleViolation,
     SettingField,
-    Variant,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     malformed,
@@ -366,17 +366,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="cue_vs_hand",
     name=Message(gettext_noop("Cue against hand")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     min_seats=2,
     max_seats=2,
     decisions=DECISIONS,

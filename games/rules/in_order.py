@@ -32,20 +32,19 @@ from .base import (
     Event,
     Message,
     Result,
-    RuleViolation,
     SettingsError,
-    Variant,
     check_fouls,
     evolve,
     expect_details,
     game_over,
+    game_variant,
     gettext_noop,
     join_messages,
     malformed,
     seat_number,
     unknown_event,
 )
-from .clockwise import BALLS, FOUL_LABELS, BallValues
+from .clockwise import BALLS, FOUL_LABELS, BallValues, check_ball_on
 from .clockwise import SETTINGS_FIELDS as CLOCKWISE_FIELDS
 from .pyramid import (
     HANDICAP_DECISION,
@@ -170,20 +169,7 @@ def apply(state: State, event: Event) -> State:
 def _pot(state: State, ball: Any) -> State:
     if isinstance(ball, bool) or not isinstance(ball, int):
         raise malformed(Message(gettext_noop("A ball is a whole number from 1 to 15.")))
-    if ball not in state.balls_left:
-        raise RuleViolation(
-            "ball_not_on_table",
-            Message(gettext_noop("Ball %(ball)s is not on the table."), {"ball": ball}),
-        )
-    on = state.balls_left[0]
-    if ball != on:
-        raise RuleViolation(
-            "not_ball_on",
-            Message(
-                gettext_noop("Ball %(ball)s is not the ball on: ball %(on)s is."),
-                {"ball": ball, "on": on},
-            ),
-        )
+    check_ball_on(state.balls_left, ball)
     seat = state.turn
     run = state.run + 1
     changes: dict[str, Any] = {"run": run, "best_run": best_runs(state.best_run, seat, run)}
@@ -255,17 +241,10 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
     )
 
 
-VARIANT = Variant(
+VARIANT = game_variant(
+    globals(),
     key="in_order",
     name=Message(gettext_noop("Balls in order of their numbers")),
-    settings_from_dict=settings_from_dict,
-    settings_fields=SETTINGS_FIELDS,
-    foul_labels=FOUL_LABELS,
-    initial_state=initial_state,
-    legal_actions=legal_actions,
-    apply=apply,
-    describe=describe,
-    seat_stats=seat_stats,
     decisions=(
         Message(
             gettext_noop(

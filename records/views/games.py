@@ -1,38 +1,33 @@
-"""Public records: a game's page, the leaderboards, the CSV exports, the handicap hint.
+"""Public records: a game's page, the leaderboards, the handicap hint (the CSV exports are in
+``exports.py``).
 
 Everything here is read-only and open to everyone (spectators included); only GET is served.
 """
 
 import json
-from itertools import groupby
 
 from django import forms
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from clubsite.csv_export import streamed_csv_response
 from clubsite.htmx import page_or_partial
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
-from games.models import Game, Outcome, Seat, default_variant, variant_choices, variant_label
+from games.models import Game, Outcome, default_variant, variant_choices, variant_label
 from records import handicap, rating
 from records.stats import (
     PERIODS,
-    finished_games,
     format_figure,
     game_with_seats,
     leaderboard,
     leaderboard_columns,
     state_figures,
-    variant_figures,
 )
 
 DEFAULT_MIN_GAMES = 3
@@ -189,116 +184,6 @@ def sort_link(query, column, sort, desc):
         "arrow": ("↓" if desc else "↑") if column.key == sort else "",
         "url": "?" + urlencode(params),
     }
-
-
-# --- CSV exports ---------------------------------------------------------------------------
-
-
-class ExportForm(forms.Form):
-    variant = forms.ChoiceField(choices=variant_choices, required=False)
-    period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
-    player = forms.IntegerField(required=False, min_value=1)
-    min_games = forms.IntegerField(required=False, min_value=1, max_value=10_000)
-
-
-def _export_query(request):
-    form = ExportForm(request.GET)
-    if not form.is_valid():
-        raise Http404
-    return form.cleaned_data
-
-
-@require_GET
-def games_csv(request):
-    """Finished games, oldest first (filters: variant, period, player): one row per game."""
-    query = _export_query(request)
-    games = finished_games(query["variant"], query["period"] or "all", query["player"])
-    seats = (
-        Seat.objects.filter(game__in=games.values("id"))
-        .select_related("game", "game__table", "player")
-        .order_by("game__finished_at", "game_id", "position")
-    )
-    # Translated now: the rows are streamed after the view has returned.
-    labels = {value: str(label) for value, label in variant_choices()}
-    outcome_labels = {value: str(label) for value, label in Outcome.choices}
-    draw_labels = {value: str(label) for value, label in DRAW_LABELS.items()}
-    header = [
-        _("Game"),
-        _("Finished"),
-        _("Table"),
-        _("Game type"),
-        _("Players"),
-        _("Outcomes"),
-        _("Scores"),
-        _("Winners"),
-        _("Draw"),
-        _("Link"),
-    ]
-
-    def rows():
-        for _game_id, game_seats in groupby(seats.iterator(chunk_size=2000), key=_game_of):
-            game_seats = list(game_seats)
-            game = game_seats[0].game
-            result = game.result or {}
-            yield [
-                game.pk,
-                timezone.localtime(game.finished_at).strftime("%Y-%m-%d %H:%M"),
-                game.table.number,
-                labels.get(game.variant, game.variant),
-                " / ".join(seat.name for seat in game_seats),
-                " / ".join(outcome_labels.get(seat.outcome, "") for seat in game_seats),
-                " / ".join("" if seat.score is None else str(seat.score) for seat in game_seats),
-                " / ".join(s.name for s in game_seats if s.outcome in (Outcome.WIN, Outcome.DRAW)),
-                draw_labels.get(result.get("draw"), ""),
-                request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
-            ]
-
-    return streamed_csv_response("games", header, rows())
-
-
-@require_GET
-def stats_csv(request):
-    """Players' statistics: one row per player and game (filters: variant, period, min games)."""
-    query = _export_query(request)
-    variants = [query["variant"]] if query["variant"] else list(rules.VARIANTS)
-    # Translated now: the rows are streamed after the view has returned.
-    labels = {value: str(label) for value, label in variant_choices()}
-    figure_keys = []
-    header = [_("Player ID"), _("Player"), _("Game type")]
-    for column in leaderboard_columns(default_variant())[:6]:  # the columns common to every game
-        header.append(str(column.label))
-    for variant in variants:
-        for figure in variant_figures(variant):
-            figure_keys.append((variant, figure.key))
-            header.append(f"{labels[variant]}: {figure.label}")
-
-    def rows():
-        for variant in variants:
-            board, _sort, _desc = leaderboard(
-                variant, query["period"] or "all", query["min_games"] or 1, sort="games"
-            )
-            for row in board:
-                line = [row["player_id"], row["name"], labels[variant]]
-                line += [
-                    _csv_number(row[key])
-                    for key in ("games", "wins", "losses", "draws", "win_percentage", "rating")
-                ]
-                line += [_csv_number(row[key]) if v == variant else "" for v, key in figure_keys]
-                yield line
-
-    return streamed_csv_response("player-statistics", header, rows())
-
-
-def _game_of(seat):
-    return seat.game_id
-
-
-def _csv_number(value):
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
-    return value
 
 
 # --- handicap hint ---------------------------------------------------------------------------

@@ -55,7 +55,13 @@ def test_start_pause_resume_stop_and_the_price(tariffs, table, cashier):
     price = selectors.price_of(session)
     assert price.played == 3600 and price.total == 400_00
     actions = list(session.audit_entries.values_list("action", flat=True))
-    assert actions == ["session.start", "session.pause", "session.resume", "session.stop"]
+    assert actions == [
+        "session.start",
+        "session.pause",
+        "session.resume",
+        "session.stop",
+        "bill.open",
+    ]
     assert set(session.audit_entries.values_list("user", flat=True)) == {cashier.pk}
 
 
@@ -224,7 +230,7 @@ def test_desk_starts_pauses_and_stops_with_htmx(cashier_client, tariffs, table):
     assert response.status_code == 409
     assert "message error" in response.content.decode()
     response = cashier_client.post(reverse("billing:stop", args=[session.pk]), **htmx)
-    assert response["HX-Redirect"] == reverse("billing:session", args=[session.pk])
+    assert response["HX-Redirect"] == reverse("billing:bill", args=[session.bill.pk])
     page = cashier_client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200 and "Clock stopped" in page.content.decode()
 

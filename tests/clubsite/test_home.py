@@ -111,8 +111,9 @@ def test_a_table_in_play_says_which_game_and_who_plays(
         seats=[anna, "Гость Виктор"],
         marker=marker_user,
     )
-    # the tables, the games, their seats; the clocks (their stretches only when one runs)
-    with django_assert_max_num_queries(4):
+    # the tables, the games, their seats; the clocks (their stretches only when one runs);
+    # the club's billing settings and the next bookings
+    with django_assert_max_num_queries(6):
         html = client.get(reverse("home")).content.decode()
     assert "Кладка шаров по часовой стрелке: Аня, Гость Виктор" in html
     assert html.count('class="playing"') == 1

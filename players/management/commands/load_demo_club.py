@@ -11,10 +11,11 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from billing.demo import load_demo_clocks, load_demo_tariffs
+from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
 from clubsite.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from games import rules
 from games.demo import load_demo_games
+from games.models import Game
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
 
@@ -69,19 +70,29 @@ class Command(BaseCommand):
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
             self.user(username, group, is_staff)
+        games_before = Game.objects.count()
         games = load_demo_games(
             tables=[Table.objects.get(number=row[0]) for row in tables],
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
             marker=get_user_model().objects.get(username="marker"),
         )
-        self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
         tariffs = load_demo_tariffs()
         self.stdout.write(f"Tariffs: {tariffs} created.")
-        clocks = load_demo_clocks(
-            tables=[Table.objects.get(number=row[0]) for row in tables],
-            user=get_user_model().objects.get(username="admin"),
+        tables = [Table.objects.get(number=row[0]) for row in tables]
+        admin = get_user_model().objects.get(username="admin")
+        sessions = load_demo_history(
+            tables=tables,
+            players=list(Player.objects.filter(is_active=True)[:12]),
+            user=admin,
+            marker=get_user_model().objects.get(username="marker"),
         )
+        self.stdout.write(f"Billing history: {sessions} past sessions created.")
+        # The running clocks come with the history only: a rerun starts nothing new.
+        clocks = load_demo_clocks(tables=tables, user=admin) if sessions else 0
         self.stdout.write(f"Table clocks: {clocks} started.")
+        # The billing history plays some games of its own (the loser pays for them).
+        games = Game.objects.count() - games_before
+        self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(

@@ -1,0 +1,110 @@
+"""Splitting a bill between its payers: plain Python, integer kopecks, nothing lost.
+
+Every split hands out exactly the bill's total: kopecks that do not divide evenly go one
+each to the largest remainders (ties to the earlier payer), so the shares always add up.
+
+Modes:
+
+- ``equal``: the total in equal shares.
+- ``percent``: each payer's percentage (they add up to 100).
+- ``items``: each line to the payer it is assigned to; unassigned lines in equal shares.
+- ``loser``: "the loser pays". The time is cut into *parts*: each frame (a game played on
+  the session's table while its clock ran) and the time between frames. Each part costs
+  what its own seconds cost at their bands (``weights``); the session's time charge is
+  handed out in proportion to those costs. A finished frame's part goes to its loser(s) in
+  equal shares; a drawn or abandoned frame's to its players in equal shares; time between
+  frames to every payer equally. Bar lines follow ``items`` (assigned, else equal).
+
+>>> apportion(1000, [1, 1, 1])
+[334, 333, 333]
+>>> apportion(100_00, [3, 1])
+[7500, 2500]
+"""
+
+from dataclasses import dataclass, field
+
+EQUAL, PERCENT, ITEMS, LOSER = "equal", "percent", "items", "loser"
+
+
+def apportion(total, weights):
+    """``total`` kopecks in proportion to ``weights`` (≥ 0), adding up exactly.
+
+    With no weight at all, equal shares.
+    """
+    if not weights:
+        return []
+    weights = [max(weight, 0) for weight in weights]
+    whole = sum(weights)
+    if whole == 0:
+        weights, whole = [1] * len(weights), len(weights)
+    shares = [total * weight // whole for weight in weights]
+    remainders = [total * weight % whole for weight in weights]
+    left = total - sum(shares)
+    order = sorted(range(len(weights)), key=lambda i: (-remainders[i], i))
+    for index in order[:left]:
+        shares[index] += 1
+    return shares
+
+
+@dataclass
+class Line:
+    amount: int  # kopecks
+    is_time: bool = False
+    payer: object = None  # the payer key it is assigned to, or None
+
+
+@dataclass
+class Frame:
+    """A part of the session's time: ``cost`` weighs it (its exact cost in any unit);
+    ``losers`` pay it; empty losers with ``players`` = a draw or abandoned frame; neither =
+    time between frames (everyone pays)."""
+
+    cost: object
+    losers: list = field(default_factory=list)
+    players: list = field(default_factory=list)
+
+
+def split(mode, payers, lines, *, percents=None, frames=None):
+    """``{payer: kopecks}`` for every payer in ``payers`` (keys, in order)."""
+    payers = list(payers)
+    shares = dict.fromkeys(payers, 0)
+    if not payers:
+        return shares
+    total = sum(line.amount for line in lines)
+    if mode == EQUAL:
+        return _add(shares, payers, apportion(total, [1] * len(payers)))
+    if mode == PERCENT:
+        weights = [(percents or {}).get(payer, 0) for payer in payers]
+        return _add(shares, payers, apportion(total, weights))
+    if mode not in (ITEMS, LOSER):
+        raise ValueError(f"Unknown split mode {mode!r}")
+    unassigned = 0
+    for line in lines:
+        if mode == LOSER and line.is_time:
+            _loser_pays(shares, payers, line.amount, frames or [])
+        elif line.payer in shares:
+            shares[line.payer] += line.amount
+        else:
+            unassigned += line.amount
+    return _add(shares, payers, apportion(unassigned, [1] * len(payers)))
+
+
+def _loser_pays(shares, payers, amount, frames):
+    parts = apportion(amount, [_weight(frame.cost) for frame in frames]) if frames else [amount]
+    for frame, part in zip(frames or [Frame(1)], parts, strict=True):
+        who = [p for p in frame.losers if p in shares] or [p for p in frame.players if p in shares]
+        who = who or payers
+        _add(shares, who, apportion(part, [1] * len(who)))
+
+
+def _weight(cost):
+    """Exact costs may be Fractions: scale them to integers that keep their proportions."""
+    from fractions import Fraction
+
+    return int(Fraction(cost) * 3600)
+
+
+def _add(shares, payers, amounts):
+    for payer, amount in zip(payers, amounts, strict=True):
+        shares[payer] += amount
+    return shares

@@ -1,0 +1,165 @@
+"""A session's bill (cashiers and admins): its lines, the bar, the member's discount, how it
+is split, the payments taken at the club's register, and the audit log.
+
+Every form posts and comes back to the bill (post/redirect/get); a refusal shows the bill
+again with the reason and status 400, changing nothing. The site never issues a receipt:
+the register does, and its number is recorded with the payment.
+"""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST, require_safe
+
+from billing import selectors, services
+from billing.forms import BarItemLineForm, DiscountForm, PayerForm, PaymentForm
+from billing.models import Bill, BillLine, Payer, SplitMode
+from clubsite.roles import cashier_required
+
+BILL = "billing/bill.html"
+BAD_REQUEST = 400
+
+
+def bill_page(request, bill, *, error=None, forms=None):
+    bill = get_object_or_404(Bill.objects.select_related("session__table", "member"), pk=bill.pk)
+    summary = selectors.bill_summary(bill)
+    context = {
+        "bill": bill,
+        "summary": summary,
+        "split_modes": SplitMode.choices,
+        "bar_form": BarItemLineForm(),
+        "discount_form": DiscountForm(
+            initial={"member": bill.member_id, "discount_percent": bill.discount_percent}
+        ),
+        "payer_form": PayerForm(),
+        "payment_form": PaymentForm(
+            bill=bill, initial={"amount": summary.balance, "method": "cash"}
+        ),
+        "audit": selectors.bill_audit(bill),
+        "shift": selectors.open_shift(),
+        "error": error,
+    }
+    context.update(forms or {})
+    return render(request, BILL, context, status=BAD_REQUEST if error or forms else 200)
+
+
+def refused(request, bill, error, **forms):
+    messages_text = " ".join(error.messages) if isinstance(error, ValidationError) else error
+    return bill_page(request, bill, error=messages_text, forms=forms)
+
+
+@cashier_required
+@require_safe
+def bill(request, pk):
+    return bill_page(request, get_object_or_404(Bill, pk=pk))
+
+
+def bill_write(view):
+    """A POST on a bill: the bill, refusals as 400 with the bill, success back to it."""
+
+    @cashier_required
+    @require_POST
+    def wrapped(request, pk):
+        bill = get_object_or_404(Bill, pk=pk)
+        try:
+            answer = view(request, bill)
+        except ValidationError as error:
+            return refused(request, bill, error)
+        return answer or redirect("billing:bill", pk=bill.pk)
+
+    return wrapped
+
+
+@bill_write
+def add_bar(request, bill):
+    form = BarItemLineForm(request.POST)
+    if not form.is_valid():
+        return refused(request, bill, _("Choose an item and a quantity."), bar_form=form)
+    services.add_bar_item(
+        bill=bill,
+        item=form.cleaned_data["item"],
+        quantity=form.cleaned_data["quantity"],
+        user=request.user,
+    )
+
+
+@bill_write
+def remove_line(request, bill):
+    line = BillLine.objects.filter(bill=bill, pk=_number(request.POST.get("line")) or 0).first()
+    if line is None:
+        return refused(request, bill, _("No such line on this bill."))
+    services.remove_line(bill=bill, line=line, user=request.user)
+
+
+@bill_write
+def discount(request, bill):
+    form = DiscountForm(request.POST)
+    if not form.is_valid():
+        return refused(request, bill, _("Check the discount."), discount_form=form)
+    services.set_discount(
+        bill=bill,
+        member=form.cleaned_data["member"],
+        discount_percent=form.cleaned_data["discount_percent"],
+        user=request.user,
+    )
+
+
+@bill_write
+def add_payer(request, bill):
+    form = PayerForm(request.POST)
+    if not form.is_valid():
+        return refused(request, bill, _("Give the payer's name."), payer_form=form)
+    services.add_payer(bill=bill, name=form.cleaned_data["name"], user=request.user)
+
+
+@bill_write
+def remove_payer(request, bill):
+    payer = Payer.objects.filter(bill=bill, pk=_number(request.POST.get("payer")) or 0).first()
+    if payer is None:
+        return refused(request, bill, _("No such payer on this bill."))
+    services.remove_payer(bill=bill, payer=payer, user=request.user)
+
+
+def _number(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@bill_write
+def split(request, bill):
+    mode = request.POST.get("mode", "")
+    percents, assignments = {}, {}
+    for payer in bill.payers.all():
+        raw = request.POST.get(f"percent-{payer.pk}", "")
+        if raw.strip():
+            value = _number(raw)
+            if value is None:
+                return refused(request, bill, _("The percentages must add up to 100."))
+            percents[payer.pk] = value
+    for line in bill.lines.all():
+        key = f"line-{line.pk}"
+        if key in request.POST:
+            assignments[line.pk] = _number(request.POST[key])
+    services.set_split(
+        bill=bill, mode=mode, percents=percents, assignments=assignments, user=request.user
+    )
+
+
+@bill_write
+def pay(request, bill):
+    form = PaymentForm(request.POST, bill=bill)
+    if not form.is_valid():
+        return refused(request, bill, _("Check the payment."), payment_form=form)
+    data = form.cleaned_data
+    services.record_payment(
+        bill=bill,
+        method=data["method"],
+        amount=data["amount"],
+        receipt_number=data["receipt_number"],
+        payer=data["payer"],
+        user=request.user,
+    )
+    messages.success(request, _("Payment recorded."))

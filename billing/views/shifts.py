@@ -1,0 +1,154 @@
+"""Shifts, reports and bookings (cashiers and admins)."""
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from billing import selectors, services
+from billing.forms import BookingForm, CloseShiftForm, OpenShiftForm, ReportForm
+from billing.models import Reservation, ReservationStatus, Shift
+from clubsite.roles import cashier_required
+
+BAD_REQUEST = 400
+
+
+def shift_page(request, *, open_form=None, close_form=None, error=None):
+    shift = selectors.open_shift()
+    recent = [selectors.shift_report(s) for s in Shift.objects.filter(is_open=False)[:10]]
+    context = {
+        "shift": shift,
+        "report": selectors.shift_report(shift) if shift else None,
+        "open_form": open_form or OpenShiftForm(),
+        "close_form": close_form or CloseShiftForm(),
+        "recent": recent,
+        "error": error,
+    }
+    bad = error or (open_form and open_form.errors) or (close_form and close_form.errors)
+    return render(request, "billing/shift.html", context, status=BAD_REQUEST if bad else 200)
+
+
+@cashier_required
+@require_http_methods(["GET", "POST"])
+def shift(request):
+    if request.method == "GET":
+        return shift_page(request)
+    if request.POST.get("op") == "open":
+        form = OpenShiftForm(request.POST)
+        if not form.is_valid():
+            return shift_page(request, open_form=form)
+        try:
+            services.open_shift(user=request.user, opening_cash=form.cleaned_data["opening_cash"])
+        except ValidationError as error:
+            return shift_page(request, error=" ".join(error.messages))
+        messages.success(request, _("The shift is open."))
+        return redirect("billing:shift")
+    form = CloseShiftForm(request.POST)
+    current = selectors.open_shift()
+    if current is None:
+        return shift_page(request, error=_("No shift is open."))
+    if not form.is_valid():
+        return shift_page(request, close_form=form)
+    services.close_shift(
+        shift=current, user=request.user, counted_cash=form.cleaned_data["counted_cash"]
+    )
+    messages.success(request, _("The shift is closed."))
+    return redirect("billing:shift")
+
+
+@cashier_required
+@require_safe
+def reports(request):
+    today = timezone.localdate()
+    form = ReportForm(request.GET or {"start": today - timedelta(days=6), "end": today})
+    report = selectors.period_report(**form.cleaned_data) if form.is_valid() else None
+    status = 200 if form.is_valid() else BAD_REQUEST
+    context = {"form": form, "report": report, "chart": chart(report) if report else None}
+    return render(request, "billing/reports.html", context, status=status)
+
+
+def chart(report):
+    """Geometry of the utilisation bar chart (server-rendered SVG): 24 bars, 0–100 %."""
+    width, height, left, bottom = 24 * 30, 200, 36, 24
+    bars = []
+    for hour, percent in enumerate(report.utilisation):
+        bar_height = round(min(percent, 100) * (height - 10) / 100, 1)
+        bars.append(
+            {
+                "hour": hour,
+                "percent": percent,
+                "x": left + hour * 30 + 4,
+                "y": round(height - bar_height, 1),
+                "height": bar_height,
+                "label_x": left + hour * 30 + 15,
+            }
+        )
+    return {
+        "bars": bars,
+        "width": left + width,
+        "height": height + bottom,
+        "axis_y": height,
+        "ticks": [{"y": round(height - p * (height - 10) / 100, 1), "p": p} for p in (0, 50, 100)],
+    }
+
+
+def bookings_page(request, form=None, error=None):
+    services.mark_no_shows()
+    since = timezone.now() - timedelta(days=1)
+    context = {
+        "bookings": Reservation.objects.filter(starts_at__gte=since).select_related("table"),
+        "form": form or BookingForm(),
+        "error": error,
+    }
+    bad = error or (form is not None and form.errors)
+    return render(request, "billing/bookings.html", context, status=BAD_REQUEST if bad else 200)
+
+
+@cashier_required
+@require_http_methods(["GET", "POST"])
+def bookings(request):
+    if request.method == "GET":
+        return bookings_page(request)
+    form = BookingForm(request.POST)
+    if not form.is_valid():
+        return bookings_page(request, form)
+    data = form.cleaned_data
+    try:
+        services.book_table(
+            table=data["table"],
+            name=data["name"],
+            phone=data["phone"],
+            starts_at=data["starts_at"],
+            minutes=data["minutes"],
+            user=request.user,
+        )
+    except ValidationError as error:
+        return bookings_page(request, form, error=" ".join(error.messages))
+    messages.success(request, _("The table is booked."))
+    return redirect("billing:bookings")
+
+
+BOOKING_ACTIONS = {
+    "claim": ReservationStatus.CLAIMED,
+    "cancel": ReservationStatus.CANCELLED,
+    "no_show": ReservationStatus.NO_SHOW,
+}
+
+
+@cashier_required
+@require_POST
+def booking_action(request, pk, action):
+    booking = get_object_or_404(Reservation, pk=pk)
+    if action not in BOOKING_ACTIONS:
+        return bookings_page(request, error=_("Unknown action."))
+    try:
+        services.set_booking_status(
+            booking=booking, status=BOOKING_ACTIONS[action], user=request.user
+        )
+    except ValidationError as error:
+        return bookings_page(request, error=" ".join(error.messages))
+    return redirect("billing:bookings")
