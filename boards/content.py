@@ -47,12 +47,12 @@ class GameBoard:
     tile_template: str = ""  # "<template>#tile"
 
 
-def _banner(result, names):
+def _banner(result, names, shown):
     if result is None:
         return ""
     winners = [names[i] for i in result.winners if 0 <= i < len(names)]
     if result.draw == "normal":
-        return _("Draw (every run 16 in 16)")
+        return str(shown.normal_draw)
     if result.draw:
         return _("Draw: %(names)s") % {"names": ", ".join(winners)}
     if len(winners) == 1:
@@ -94,7 +94,7 @@ def game_board(game):
         seats=seats,
         ticker=ticker,
         finished=finished,
-        banner=_banner(result, names) if finished or result else "",
+        banner=_banner(result, names, shown) if finished or result else "",
         decided=result is not None and not finished,
         target=shown.target(state.settings),
         panel=shown.board_panel(state, names),

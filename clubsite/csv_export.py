@@ -51,3 +51,12 @@ def _attachment(response, basename):
     filename = f"{basename}-{timezone.localdate().isoformat()}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe(value):
+    """A cell a spreadsheet will not run: text starting like a formula gets a leading '."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text

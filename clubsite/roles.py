@@ -20,6 +20,7 @@ RECORD_GAMES = "games.record_game"
 MANAGE_ROSTER = "players.change_player"
 MANAGE_TARIFFS = "billing.change_tariff"
 RUN_CLOCKS = "billing.run_table_clock"
+MANAGE_TOURNAMENTS = "tournaments.change_tournament"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
@@ -38,6 +39,11 @@ ADMIN_PERMISSIONS = (
     + [
         ("billing", f"{action}_{model}")
         for model in ("tariff", "tariffband", "specialday", "billingsettings", "baritem")
+        for action in ("add", "change", "view", "delete")
+    ]
+    + [
+        ("tournaments", f"{action}_{model}")
+        for model in ("tournament", "entrant", "match")
         for action in ("add", "change", "view", "delete")
     ]
 )
@@ -101,6 +107,10 @@ def can_run_clocks(user):
     return has_role_permission(user, RUN_CLOCKS)
 
 
+def can_manage_tournaments(user):
+    return has_role_permission(user, MANAGE_TOURNAMENTS)
+
+
 def staff_required(perm):
     """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
 
@@ -127,3 +137,4 @@ marker_required = staff_required(RECORD_GAMES)
 roster_admin_required = staff_required(MANAGE_ROSTER)
 billing_admin_required = staff_required(MANAGE_TARIFFS)
 cashier_required = staff_required(RUN_CLOCKS)
+tournament_admin_required = staff_required(MANAGE_TOURNAMENTS)

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "template_partials",
     "players",
     "tables",
+    "tournaments",  # before games too (the roles need its permissions)
     "billing",  # before games: the roles are set up after games' migrations (games/apps.py)
     "games",
     "boards",

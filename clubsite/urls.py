@@ -23,5 +23,6 @@ urlpatterns = [
     path("players/", include((player_routes, "players"))),
     path("tables/", include("tables.urls")),
     path("billing/", include("billing.urls")),
+    path("", include("tournaments.urls")),
     path("", include((game_routes, "games"))),
 ]

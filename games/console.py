@@ -57,7 +57,7 @@ def console_context(game, *, confirm=None):
         "rows": rows,
         "turn_name": seats[state.turn].name if seats and not state.finished else "",
         "in_progress": in_progress,
-        "actions": [ActionView(action, variant) for action in actions],
+        "actions": [ActionView(action, variant, shown, state) for action in actions],
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
@@ -70,10 +70,12 @@ def console_context(game, *, confirm=None):
 
 
 class ActionView:
-    """One ``rules.Action`` as buttons and pickers."""
+    """One ``rules.Action`` as buttons and pickers (or as the game's own template)."""
 
-    def __init__(self, action, variant):
+    def __init__(self, action, variant, shown, state):
         self.kind = action.kind
+        self.template = shown.action_templates.get(action.kind, "")
+        self.extra = shown.action_context(state, action) if self.template else {}
         self.label = render_message(action.label)
         self.fouls = [
             (code, render_message(variant.foul_labels.get(code, rules.Message(code))))

@@ -5,6 +5,7 @@ likelier than fouls, so the demo looks like billiards rather than noise. Seeded:
 demo every time.
 """
 
+import dataclasses
 import random
 from datetime import timedelta
 
@@ -31,7 +32,10 @@ def next_event(state, variant, rng):
     action = rng.choices(actions, weights=[WEIGHTS.get(a.kind, 1) for a in actions])[0]
     if rng.random() < 0.9:
         return action.event()  # the designated pocket, a single foul, one ball
-    return action.pick(rng.randrange)
+    event = action.pick(rng.randrange)
+    if event.count and event.count > 3:  # a stroke pockets a ball or two, rarely more
+        event = dataclasses.replace(event, count=1 + rng.randrange(3))
+    return event
 
 
 def play(*, table, variant, settings, players, marker, rng, strokes=None, undo_every=None):
@@ -71,11 +75,20 @@ HISTORY = [
     ("cork", {}, [7, 8, 9, 10, 11]),
     ("cue_vs_hand", {}, [0, 7]),
     ("clockwise", {}, [8, 11]),
+    # the everyday pyramid games, with the club's handicaps now and then
+    ("pyramid_combined", {"weaker_seat": 1, "head_start": 1}, [0, 9]),
+    ("pyramid_dynamic", {}, [1, 2]),
+    ("in_order", {}, [3, 4]),
+    ("pyramid_free", {"foul_model": "legacy", "weaker_seat": 1, "returned_pots": 2}, [5, 8]),
+    ("pyramid_dynamic", {"weaker_seat": 0, "head_start": 2}, [10, 11]),
+    ("in_order", {"points_per_ball": "one"}, [6, 7]),
+    ("pyramid_combined", {}, [2, 3]),
+    ("pyramid_classic", {"target": 51, "weaker_seat": 1, "head_start": 10}, [4, 5]),
 ]
 
-# Club evenings: the six regulars (the first six on the roster) all play the
-# cork game together, then every pocketing game in three pairs, so that each of them has
-# enough games for the leaderboards and a rating chart.
+# Club evenings: the six regulars (the first six on the roster) all play the cork game
+# together, then every pocketing game, «Американка» and «71 очко» in three pairs, so that each
+# of them has enough games for the leaderboards and a rating chart.
 REGULARS = 6
 EVENINGS = 3
 
@@ -84,7 +97,7 @@ def evening(week):
     regulars = [(week + i) % REGULARS for i in range(REGULARS)]
     pairs = [regulars[i : i + 2] for i in range(0, REGULARS, 2)]
     games = [("cork", {}, regulars)]
-    for variant in ("clockwise", "cue_run", "cue_vs_hand"):
+    for variant in ("clockwise", "cue_run", "cue_vs_hand", "pyramid_free", "pyramid_classic"):
         games += [(variant, {}, pair) for pair in pairs]
         pairs = [[a, d] for (a, _), (_, d) in zip(pairs, pairs[1:] + pairs[:1], strict=True)]
     return games
@@ -98,6 +111,11 @@ STROKE_TIME = timedelta(seconds=40)  # between two taps of the demo's marker
 HANDICAPS = {
     "cue_run": {"handicap": "mixed", "handicap_strokes": 2, "strong_seat": 1},
     "cue_vs_hand": {"cue_seat": 1, "target": 6},
+    "in_order": {"weaker_seat": 1, "head_start": 2},
+    "pyramid_free": {"weaker_seat": 1, "returned_pots": 1},
+    "pyramid_combined": {"weaker_seat": 0, "head_start": 2},
+    "pyramid_dynamic": {"weaker_seat": 1, "head_start": 1, "returned_pots": 1},
+    "pyramid_classic": {"weaker_seat": 1, "head_start": 10},
 }
 ABANDONED_AFTER = 6  # strokes
 UNDO_EVERY = 4  # strokes

@@ -283,3 +283,24 @@ def rematch(*, game, marker):
         marker=marker,
         rematch_of=game,
     )
+
+
+def reopen_game(*, game, user):
+    """Takes back the finishing of a game: it is in progress again, its result cleared, so
+    that the marker can undo its last strokes (a match's last frame recorded wrongly).
+
+    Refused (GameError) unless the game is finished and its table has no game in progress.
+    """
+    with transaction.atomic():
+        locked = _lock(game)
+        if locked.status != GameStatus.FINISHED:
+            raise GameError
+        Table.objects.select_for_update().filter(pk=locked.table_id).first()
+        if Game.objects.filter(table=locked.table_id, status=GameStatus.IN_PROGRESS).exists():
+            raise GameError(BUSY_TABLE)
+        Seat.objects.filter(game=locked).update(outcome="", score=None, stats={})
+        locked.status = GameStatus.IN_PROGRESS
+        locked.finished_at = None
+        locked.result = None
+        locked.save(update_fields=["status", "finished_at", "result"])
+    return locked

@@ -25,18 +25,30 @@
     Balls to win (``target``): from their earlier games against each other with these roles
     (see ``cue_vs_hand_target``): when the cue player keeps winning, a shorter game gives the
     hand player more chances; otherwise the full game to 8.
+
+The pyramid games (Свободная, Комбинированная, Динамичная, Классическая, по порядку номеров):
+    the weaker player's head start before the break ("8–7", "8–6": balls on his shelf; points
+    where balls score their number). "Stronger" as above: the game's family rating (both with
+    at least ``MIN_RATED_GAMES`` rated games), else the sports class. With ``E`` the stronger
+    player's expected score on equal terms and ``T`` the target (8 balls, 71 or 61 points),
+    the head start is ``round((E − ½) · 2T)``, at most T − 1: what he would win above an even
+    share of the frame's points, given to the weaker one (a 100-point rating gap, E ≈ 0.64:
+    "8–6"). By sports class: one ball (T/8 points) per class between them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from games import rules
 from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
+from games.rules import pyramid
 from players.models import Player, SkillClass
 from records import rating
 
@@ -146,6 +158,46 @@ def suggest_cue_run(first, second) -> Hint:
     )
 
 
+# --- who is the stronger: the rating, else the sports class ----------------------------------
+
+
+def stronger(variant, players):
+    """(the stronger seat, his expected score on equal terms — None when only the sports
+    classes tell —, the reasons) from the game family's rating (both players with at least
+    ``MIN_RATED_GAMES`` rated games), else from the sports classes; a Hint saying why there is
+    no suggestion when neither tells."""
+    ratings = rating.ratings_for(variant)
+    games = [ratings.games.get(p.pk, 0) for p in players]
+    values = [ratings.rating(p.pk) for p in players]
+    reasons = [
+        _("%(player)s: rating %(rating)s (%(games)s rated games)")
+        % {"player": p.display_name, "rating": round(v), "games": g}
+        for p, v, g in zip(players, values, games, strict=True)
+    ]
+    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
+        strong = 0 if values[0] > values[1] else 1
+        return strong, rating.expected(values[strong], values[1 - strong]), reasons
+    classes = [SKILL_ORDER.index(p.skill_class) for p in players]
+    if classes[0] == classes[1]:
+        return Hint(
+            _(
+                "Not enough records for a suggestion: both players need %(needed)s rated "
+                "games, or different sports classes."
+            )
+            % {"needed": MIN_RATED_GAMES},
+            reasons,
+        )
+    strong = 0 if classes[0] > classes[1] else 1
+    reasons.append(
+        _("%(player)s has the higher sports class (%(class)s)")
+        % {
+            "player": players[strong].display_name,
+            "class": players[strong].get_skill_class_display(),
+        }
+    )
+    return strong, None, reasons
+
+
 # --- «Снимание шаров рукой» ------------------------------------------------------------------
 
 
@@ -162,38 +214,12 @@ def head_to_head(cue_player, hand_player):
 
 
 def suggest_cue_vs_hand(first, second) -> Hint:
-    ratings = rating.ratings_for(CUE_VS_HAND)
     players = (first, second)
-    games = [ratings.games.get(p.pk, 0) for p in players]
-    values = [ratings.rating(p.pk) for p in players]
-    reasons = [
-        _("%(player)s: rating %(rating)s (%(games)s rated games)")
-        % {"player": p.display_name, "rating": round(v), "games": g}
-        for p, v, g in zip(players, values, games, strict=True)
-    ]
-    if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
-        strong = 0 if values[0] > values[1] else 1
-        even = rating.expected(values[strong], values[1 - strong]) < EVEN
-    else:
-        classes = [SKILL_ORDER.index(p.skill_class) for p in players]
-        if classes[0] == classes[1]:
-            return Hint(
-                _(
-                    "Not enough records for a suggestion: both players need %(needed)s rated "
-                    "games, or different sports classes."
-                )
-                % {"needed": MIN_RATED_GAMES},
-                reasons,
-            )
-        strong = 0 if classes[0] > classes[1] else 1
-        even = False
-        reasons.append(
-            _("%(player)s has the higher sports class (%(class)s)")
-            % {
-                "player": players[strong].display_name,
-                "class": players[strong].get_skill_class_display(),
-            }
-        )
+    found = stronger(CUE_VS_HAND, players)
+    if isinstance(found, Hint):
+        return found
+    strong, expected_score, reasons = found
+    even = expected_score is not None and expected_score < EVEN
     cue, hand = players[strong], players[1 - strong]
     played, won = head_to_head(cue, hand)
     target = cue_vs_hand_target(played, won)
@@ -229,6 +255,50 @@ def cue_vs_hand_target(played: int, cue_wins: int) -> int:
     return max(SHORTEST_TARGET, FULL_TARGET - round((rate - 0.5) * FULL_TARGET))
 
 
+# --- the pyramid games ---------------------------------------------------------------------------
+
+PYRAMID_SETTINGS = {"weaker": "weaker_seat", "head_start": "head_start"}
+
+
+def pyramid_head_start(expected_score: float, target: int) -> int:
+    """The weaker player's head start for the stronger's expected score (module docstring)."""
+    return max(0, min(target - 1, round((expected_score - 0.5) * 2 * target)))
+
+
+def suggest_pyramid(variant, first, second) -> Hint:
+    settings = rules.get_variant(variant).settings_from_dict({"players": 2})
+    target = settings.target  # with the default settings
+    in_balls = isinstance(settings, pyramid.Settings)  # a head start in balls, else points
+    players = (first, second)
+    found = stronger(variant, players)
+    if isinstance(found, Hint):
+        return found
+    strong, expected_score, reasons = found
+    if expected_score is not None:
+        head_start = pyramid_head_start(expected_score, target)
+    else:  # one ball (T/8 points) per sports class between them
+        classes = [SKILL_ORDER.index(p.skill_class) for p in players]
+        per_class = 1 if in_balls else max(1, round(target / 8))
+        head_start = min(target - 1, abs(classes[0] - classes[1]) * per_class)
+    weak = 1 - strong
+    names = {"weak": players[weak].display_name, "n": head_start}
+    if not head_start:
+        summary = _("Evenly matched: no handicap.")
+    elif in_balls:
+        names["shorthand"] = f"{target}–{target - head_start}"
+        summary = _("%(shorthand)s: %(weak)s starts with %(n)s balls on his shelf.") % names
+    else:
+        summary = _("%(weak)s starts with %(n)s points.") % names
+    keys = PYRAMID_SETTINGS
+    return Hint(summary, reasons, {keys["weaker"]: str(weak), keys["head_start"]: head_start})
+
+
 # The games a handicap is suggested for, and the adviser of each.
-ADVISERS = {CUE_RUN: suggest_cue_run, CUE_VS_HAND: suggest_cue_vs_hand}
+PYRAMID_GAMES = ("in_order", "pyramid_free", "pyramid_combined", "pyramid_dynamic")
+PYRAMID_GAMES += ("pyramid_classic",)
+ADVISERS = {
+    CUE_RUN: suggest_cue_run,
+    CUE_VS_HAND: suggest_cue_vs_hand,
+    **{key: partial(suggest_pyramid, key) for key in PYRAMID_GAMES},
+}
 VARIANTS = tuple(ADVISERS)

@@ -9,8 +9,12 @@ brings them up to date (incrementally when it can, from scratch when anything ol
 Families
     ``families()`` groups the games whose results measure the same skill, as each game's
     ``rules.Variant.rating_family`` says. «Пробка» (cork) is a multi-player game of its own;
-    the three pocketing games (balls clockwise, pocketing with the cue, cue against hand) all
-    measure potting, so they share one rating (``rules.POCKETING``).
+    the pocketing games of the seed (balls clockwise, pocketing with the cue, cue against
+    hand) and «Кладка шаров по порядку номеров», the base of the clockwise game, all measure
+    potting, so they share one rating (``rules.POCKETING``). The four pyramid games
+    (Свободная, Комбинированная, Динамичная, Классическая) are played on the same table with
+    the same skills and are what a club's pyramid tournament mixes: one rating
+    (``games.rules.pyramid.PYRAMID``).
 
 The formula (classic Elo, every rating starts at ``INITIAL`` = 1500, ``K`` = 32)
     For players A and B with ratings Ra and Rb, A's expected score is
@@ -27,8 +31,9 @@ Multi-player games (cork, and any game with more than two seats)
 
 Handicap games
     A handicap is meant to make the game even, so in a game played with one (all «Снимание
-    шаров рукой» games, and «Кладка шаров кием» with a handicap other than "none") the
-    expected score is ½ for both: the rating rewards beating the handicap.
+    шаров рукой» games, «Кладка шаров кием» with a handicap other than "none", a pyramid game
+    with a head start or returned pots) the expected score is ½ for both: the rating rewards
+    beating the handicap.
 
 Guests (seats without a roster player) are not rated: the pairs they are part of are left
 out. A game with fewer than two rated players changes nothing.
@@ -175,9 +180,13 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
     games = list(
         _finished(family)
         .filter(_after(after))
-        .annotate(handicap=KT("settings__handicap"))
+        .annotate(
+            handicap=KT("settings__handicap"),
+            head_start=KT("settings__head_start"),
+            returned_pots=KT("settings__returned_pots"),
+        )
         .order_by("finished_at", "id")
-        .values_list("id", "finished_at", "variant", "handicap")
+        .values_list("id", "finished_at", "variant", "handicap", "head_start", "returned_pots")
     )
     if not games:
         return []
@@ -196,11 +205,21 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
         RatedGame(
             game_id,
             finished_at,
-            rules.get_variant(variant).always_handicap or handicap not in (None, "", "none"),
+            _handicapped(variant, handicap, head_start, returned_pots),
             _places(variant, by_game.get(game_id, ())),
         )
-        for game_id, finished_at, variant, handicap in games
+        for game_id, finished_at, variant, handicap, head_start, returned_pots in games
     ]
+
+
+def _handicapped(variant, handicap, head_start, returned_pots):
+    """Was the game played with a handicap? Always for some games; «Кладка шаров кием» by its
+    kind; the pyramid games by a head start or returned pots (settings read as text)."""
+    if rules.get_variant(variant).always_handicap:
+        return True
+    return handicap not in (None, "", "none") or any(
+        value not in (None, "", "0") for value in (head_start, returned_pots)
+    )
 
 
 TOP = frozenset({Outcome.WIN, Outcome.DRAW})

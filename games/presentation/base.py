@@ -68,6 +68,15 @@ class Presentation:
         """(ball, pocket label) for every ball that has its own pocket, else []."""
         return []
 
+    # A template partial ("<template>#<partial>") per action kind that the console draws in
+    # its own way instead of the generic buttons; it reads ``action`` (with
+    # ``action.extra``: what ``action_context`` returns) and ``game``.
+    action_templates: dict = {}
+
+    def action_context(self, state, action) -> dict:
+        """What an action's own template needs besides the action."""
+        return {}
+
     def result(self, state):
         """The result once it is known: at the end, or earlier when the game decides it."""
         return state.result
@@ -78,6 +87,7 @@ class Presentation:
     # (one line on the wall's tile), both reading ``board.panel``; "" for none.
     board_template = ""
     score_caption = _("points")  # under each seat's big number
+    normal_draw = _("Draw")  # the banner of a draw (``Result.draw`` "normal")
 
     def board_score(self, state, seat):
         """The big number of a seat."""

@@ -68,6 +68,7 @@ class CueRunPresentation(Presentation):
 
     board_template = "games/presentation/cue_run.html"
     score_caption = gettext_lazy("strokes")
+    normal_draw = gettext_lazy("Draw (every run 16 in 16)")
 
     def board_score(self, state, seat):
         """The strokes that decide the game: with a handicap in strokes, the adjusted total

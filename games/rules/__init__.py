@@ -1,10 +1,11 @@
-"""The rules of the four traditional games: a pure, event-sourced engine.
+"""The rules of the club's games: a pure, event-sourced engine.
 
 Plain Python: no Django import, no I/O. Views and models call it; it never calls them.
 See ``base.py`` for the contract every game module fulfils, and ``docs/rules/`` for the
-rules themselves, as this club plays them.
+rules themselves, as this club plays them (the everyday pyramid games' shared mechanics are
+in ``pyramid.py``).
 
-- ``VARIANTS`` / ``get_variant(key)``: the four games, keyed like ``games.models.Variant``.
+- ``VARIANTS`` / ``get_variant(key)``: the games by key (``Game.variant``).
 - ``replay(variant, settings, events)``: the state after the marker's events. An
   ``Event("undo")`` drops the last effective event (undo after undo drops the one before).
 - ``replay_log(variant, settings, events)``: one ``LogStep`` per event, for the game's log.
@@ -25,7 +26,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import clockwise, cork, cue_run, cue_vs_hand
+from . import (
+    classic_pyramid,
+    clockwise,
+    combined_pyramid,
+    cork,
+    cue_run,
+    cue_vs_hand,
+    dynamic_pyramid,
+    free_pyramid,
+    in_order,
+)
 from .base import (
     POCKET_LABELS,
     POCKETING,
@@ -70,7 +81,20 @@ __all__ = [
 ]
 
 VARIANTS: dict[str, Variant] = {
-    module.VARIANT.key: module.VARIANT for module in (cork, clockwise, cue_run, cue_vs_hand)
+    module.VARIANT.key: module.VARIANT
+    for module in (
+        # the four traditional games of the seed (RULES.md)
+        cork,
+        clockwise,
+        cue_run,
+        cue_vs_hand,
+        # the everyday pyramid games (docs/rules/pyramid.md)
+        in_order,
+        free_pyramid,
+        combined_pyramid,
+        dynamic_pyramid,
+        classic_pyramid,
+    )
 }
 
 

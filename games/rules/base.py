@@ -274,7 +274,7 @@ class RatingFamily:
     name: Message
 
 
-# The three pocketing games measure potting: they share one rating.
+# The pocketing games of balls in order and of the seed measure potting: one rating.
 POCKETING = RatingFamily("pocketing", Message(gettext_noop("Pocketing games")))
 
 

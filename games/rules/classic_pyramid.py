@@ -56,6 +56,8 @@ from .pyramid import (
     COMMON_FOULS,
     CUE_BALL_POCKETED,
     HANDICAP_DECISION,
+    HANDICAP_SOURCE,
+    PYRAMID,
     WINNING_FOUL_DECISION,
     HandicapSettings,
     add_to_shelf,
@@ -108,7 +110,7 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
     ),
     SettingField(
         name="penalty_to",
-        label=Message(gettext_noop("The foul penalty")),
+        label=Message(gettext_noop("Foul penalty applies to")),
         kind="choice",
         default=OFFENDER,
         help=Message(
@@ -420,4 +422,30 @@ VARIANT = game_variant(
         HANDICAP_DECISION,
         WINNING_FOUL_DECISION,
     ),
+    rating_family=PYRAMID,
+    source_title="«Классическая пирамида» («71 очко»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Only the coloured ball is the cue ball. Before each stroke the player calls a "
+                "ball and a pocket."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "A ball scores its number, the ace (ball 1) 11, and the last ball on the table "
+                "10 more: 140 in all. When the called ball drops as called, every ball that "
+                "fell counts."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The first to 71 wins (51 is played too); the table cleared at 70 : 70 is a "
+                "draw. Pocketing the cue ball or knocking it off the table is a foul costing 5 "
+                "points, and the opponent plays from hand from home."
+            )
+        ),
+        HANDICAP_SOURCE,
+    ),
+    fouls_from_source=True,
 )

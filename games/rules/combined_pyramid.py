@@ -15,6 +15,7 @@ from .pyramid import (
     COMMON_FOULS,
     CUE_BALL_POCKETED,
     FAMILY_DECISIONS,
+    FOUL_SOURCE,
     HOME,
     Family,
     family_variant,
@@ -25,6 +26,13 @@ FOUL_LABELS: dict[str, Message] = {
     CUE_BALL_POCKETED: Message(gettext_noop("Cue ball pocketed (not a svoyak)")),
 }
 
+SVOYAK_SOURCE = Message(
+    gettext_noop(
+        "A svoyak — the cue ball pocketed off an object ball — is a point: the player takes an "
+        "object ball of his choice off the table onto his shelf and plays on with the cue ball "
+        "from hand from home."
+    )
+)
 SVOYAK_WITH_BALLS = Message(
     gettext_noop(
         "A svoyak on a stroke that also pocketed object balls: each of them counts, and the "
@@ -39,5 +47,21 @@ FAMILY = Family(
     svoyak_from=HOME,
     foul_labels=FOUL_LABELS,
     decisions=(SVOYAK_WITH_BALLS, *FAMILY_DECISIONS),
+    source_title="«Комбинированная пирамида» («Московская»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Only the coloured ball is the cue ball; each object ball pocketed is a point."
+            )
+        ),
+        SVOYAK_SOURCE,
+        Message(
+            gettext_noop(
+                "The first to 8 wins. After a foul that pocketed the cue ball or put it off "
+                "the table the opponent plays from hand from home."
+            )
+        ),
+        FOUL_SOURCE,
+    ),
 )
 VARIANT = family_variant(FAMILY)

@@ -9,8 +9,8 @@ mechanics are the free-pyramid family's (``pyramid.py``).
 from __future__ import annotations
 
 from .base import Message, gettext_noop
-from .combined_pyramid import FOUL_LABELS, SVOYAK_WITH_BALLS
-from .pyramid import ANYWHERE, FAMILY_DECISIONS, Family, family_variant
+from .combined_pyramid import FOUL_LABELS, SVOYAK_SOURCE, SVOYAK_WITH_BALLS
+from .pyramid import ANYWHERE, FAMILY_DECISIONS, FOUL_SOURCE, Family, family_variant
 
 FAMILY = Family(
     key="pyramid_dynamic",
@@ -27,6 +27,18 @@ FAMILY = Family(
         ),
         SVOYAK_WITH_BALLS,
         *FAMILY_DECISIONS,
+    ),
+    source_title="«Динамичная пирамида» («Невская»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "As the combined pyramid, but after a svoyak the cue ball is played from hand "
+                "from anywhere on the table, and on that stroke only object balls may be "
+                "pocketed. The first to 8 wins."
+            )
+        ),
+        SVOYAK_SOURCE,
+        FOUL_SOURCE,
     ),
 )
 VARIANT = family_variant(FAMILY)

@@ -9,7 +9,7 @@ mechanics are the free-pyramid family's (``pyramid.py``).
 from __future__ import annotations
 
 from .base import Message, gettext_noop
-from .pyramid import COMMON_FOULS, FAMILY_DECISIONS, Family, family_variant
+from .pyramid import COMMON_FOULS, FAMILY_DECISIONS, FOUL_SOURCE, Family, family_variant
 
 FAMILY = Family(
     key="pyramid_free",
@@ -25,6 +25,23 @@ FAMILY = Family(
             )
         ),
         *FAMILY_DECISIONS,
+    ),
+    source_title="«Свободная пирамида» («Американка»)",
+    source_points=(
+        Message(
+            gettext_noop(
+                "Fifteen white balls numbered 1–15 and one coloured ball. Any ball may be "
+                "struck as the cue ball, except on the break: the coloured ball, from hand from "
+                "home."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "A legal stroke may pocket any balls, the struck one included: each is a point, "
+                "and the player goes on after a pot. The first to 8 wins the frame."
+            )
+        ),
+        FOUL_SOURCE,
     ),
 )
 VARIANT = family_variant(FAMILY)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import (
+    POCKETING,
     Action,
     Event,
     Message,
@@ -79,6 +80,10 @@ class Settings(BallValues, HandicapSettings):
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
+
+    @property
+    def target(self) -> int:
+        return self.winning_points
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -270,5 +275,22 @@ VARIANT = game_variant(
             )
         ),
         HANDICAP_DECISION,
+    ),
+    rating_family=POCKETING,
+    source_title="«Кладка шаров по порядку номеров»",
+    source_points=(
+        Message(
+            gettext_noop(
+                "The source defines «Кладка шаров по часовой стрелке» as this game plus fixed "
+                "pockets: here the balls are pocketed strictly in the order of their numbers, "
+                "into any pocket."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "The source also names «Игра от бортов» but gives no rules for it, so that "
+                "game is left out."
+            )
+        ),
     ),
 )

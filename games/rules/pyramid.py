@@ -10,7 +10,7 @@ Two things live here:
   balls in play, whether a свояк scores and where the cue ball is played from after it). Each
   game's module states its facts and gets its ``Variant`` from ``family_variant``.
 
-Free-pyramid family, as implemented (docs/rules/pyramid.md, [rule] unless said otherwise):
+Free-pyramid family, as implemented (docs/rules/pyramid.md; [rule] unless said):
 - Every ball pocketed by a legal stroke goes to the player's shelf and is one point; the first
   to ``TARGET`` (8) balls on his shelf wins the frame. A legal pot keeps the turn; a stroke
   without a pot or with a foul passes it.
@@ -43,6 +43,7 @@ from .base import (
     Action,
     Event,
     Message,
+    RatingFamily,
     Result,
     RuleViolation,
     SettingField,
@@ -59,6 +60,9 @@ from .base import (
     seat_number,
     unknown_event,
 )
+
+# The four pyramid games measure the same skill: one rating (the decision is in the README).
+PYRAMID = RatingFamily("pyramid", Message(gettext_noop("Pyramid games")))
 
 # --- the handicap of every pyramid game ---------------------------------------------------------
 
@@ -258,6 +262,8 @@ class Family:
     svoyak_from: str | None  # where the cue ball is played from after a свояк (None: no свояк)
     foul_labels: Mapping[str, Message]
     decisions: tuple[Message, ...]
+    source_title: str
+    source_points: tuple[Message, ...]
 
     def __post_init__(self) -> None:
         _FAMILIES[self.key] = self
@@ -286,6 +292,10 @@ class Settings(HandicapSettings):
     weaker_seat: int = 1
     head_start: int = 0
     returned_pots: int = 0
+
+    @property
+    def target(self) -> int:
+        return TARGET
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
@@ -341,14 +351,15 @@ def family_legal_actions(state: State) -> tuple[Action, ...]:
         return ()
     family = state.family
     left = state.on_table
-    actions = [Action(POT, Message(gettext_noop("Balls pocketed")), max_count=left)]
+    actions = [
+        Action(POT, Message(gettext_noop("Balls pocketed")), max_count=left),
+        Action(STROKE, Message(gettext_noop("No pot"))),  # «Мимо», the most frequent tap
+    ]
     if family.svoyak_from and not state.premium:
         actions.append(Action(SVOYAK, Message(gettext_noop("Svoyak"))))
         if left > 1:
-            actions.append(
-                Action(SVOYAK, Message(gettext_noop("Svoyak and balls")), max_count=left - 1)
-            )
-    actions.append(Action(STROKE, Message(gettext_noop("Nothing pocketed"))))
+            label = Message(gettext_noop("Svoyak, and object balls pocketed:"))
+            actions.append(Action(SVOYAK, label, max_count=left - 1))
     actions.append(Action(FOUL, Message(gettext_noop("Foul")), fouls=tuple(family.foul_labels)))
     return tuple(actions)
 
@@ -628,11 +639,30 @@ def family_variant(family: Family) -> Variant:
         describe=family_describe,
         seat_stats=family_seat_stats,
         decisions=family.decisions,
+        rating_family=PYRAMID,
+        source_title=family.source_title,
+        source_points=(*family.source_points, HANDICAP_SOURCE),
+        fouls_from_source=True,
     )
 
 
 # --- decisions shown on the rules page -------------------------------------------------------
 
+FOUL_SOURCE = Message(
+    gettext_noop(
+        "A foul: the balls pocketed on it are spotted, and the opponent takes a penalty ball "
+        "from the table onto his shelf (in the old rules the offender returns a ball from his "
+        "shelf instead). Fouls: a miss, the cue ball off the table, a ball touched, a double "
+        "hit or push, no foot on the floor, playing before the balls stop or out of turn."
+    )
+)
+HANDICAP_SOURCE = Message(
+    gettext_noop(
+        "Handicap: before the break the weaker player takes balls from the table onto his "
+        "shelf (“8–7” is one ball; in the classic game, points), or the stronger player's "
+        "first pots are spotted back."
+    )
+)
 HANDICAP_DECISION = Message(
     gettext_noop(
         "Handicap: the stronger player's returned pots are spotted one by one as he pockets "

@@ -148,6 +148,7 @@ def record(request, pk):
                 "ball": request.POST.get("ball"),
                 "pocket": request.POST.get("pocket"),
                 "count": request.POST.get("count"),
+                "balls": request.POST.getlist("balls"),
             },
         )
     except rules.RuleViolation as violation:

@@ -58,16 +58,26 @@ class Links(HTMLParser):
             self.links.append((url, True))
 
 
+# The settings that give a handicap (фора), read as records.rating reads them.
+HANDICAP_SETTINGS = ("handicap", "head_start", "returned_pots")
+
+
 def has_handicap(variant):
-    """The game is played with a handicap (фора) always or when its settings give one."""
-    return variant.always_handicap or any(f.name == "handicap" for f in variant.settings_fields)
+    """The game is played with a handicap always or when its settings give one."""
+    names = {field.name for field in variant.settings_fields}
+    return variant.always_handicap or bool(names & set(HANDICAP_SETTINGS))
 
 
 def game_states(game, undone):
     """The states of a game the crawl must see for each variant."""
     states = {game.status}
     variant = rules.get_variant(game.variant)
-    if variant.always_handicap or game.settings.get("handicap") not in (None, "", "none"):
+    settings = game.settings
+    if (
+        variant.always_handicap
+        or settings.get("handicap") not in (None, "", "none")
+        or any(settings.get(name) for name in HANDICAP_SETTINGS[1:])
+    ):
         states.add("handicap")
     if game.pk in undone:
         states.add("undos")

@@ -18,6 +18,7 @@ from games.demo import load_demo_games
 from games.models import Game
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
+from tournaments.demo import load_demo_tournaments
 
 TABLES = [
     (1, "Зелёный", TableKind.PYRAMID_12),
@@ -93,6 +94,11 @@ class Command(BaseCommand):
         # The billing history plays some games of its own (the loser pays for them).
         games = Game.objects.count() - games_before
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
+        tournaments = load_demo_tournaments(
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
+            marker=get_user_model().objects.get(username="marker"),
+        )
+        self.stdout.write(f"Tournaments: {tournaments} created.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .test_properties import VARIANTS
+from games.rules import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[3]
 

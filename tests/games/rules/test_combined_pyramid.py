@@ -60,8 +60,8 @@ def test_the_buttons_offered():
     actions = COMBINED.legal_actions(state)
     assert [(a.kind, a.max_count) for a in actions] == [
         ("pot", 1),
-        ("svoyak", None),
         ("stroke", None),
+        ("svoyak", None),
         ("foul", None),
     ]  # one ball left: a свояк with an object ball is not possible
     assert "cue_ball_pocketed" in actions[-1].fouls

@@ -23,8 +23,18 @@ SCORE = Event("score")
 STROKE = Event("stroke")
 
 
-def test_the_four_games_are_registered_under_the_stored_keys():
-    assert set(VARIANTS) == {"cork", "clockwise", "cue_run", "cue_vs_hand"}
+def test_the_games_are_registered_under_the_stored_keys():
+    assert set(VARIANTS) == {
+        "cork",
+        "clockwise",
+        "cue_run",
+        "cue_vs_hand",
+        "in_order",
+        "pyramid_free",
+        "pyramid_combined",
+        "pyramid_dynamic",
+        "pyramid_classic",
+    }
     assert set(VARIANTS) == {key for key, _label in variant_choices()}
     for key, variant in VARIANTS.items():
         assert isinstance(variant, Variant)

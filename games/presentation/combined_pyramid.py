@@ -1,0 +1,7 @@
+"""The combined pyramid as the console, the boards, the game page and the records show it: the
+free-pyramid family's presentation (``games.presentation.pyramid``)."""
+
+from games.presentation.pyramid import FamilyPresentation
+from games.rules import combined_pyramid
+
+PRESENTATION = FamilyPresentation(combined_pyramid.VARIANT)

@@ -1,0 +1,182 @@
+"""What the pyramid games show: the handicap line they share, and the presentation of the
+free-pyramid family (Свободная, Комбинированная, Динамичная: one class, one instance per game
+in its own module)."""
+
+from django.db.models import Avg, Max, Sum
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.i18n import render_message
+from games.presentation.base import Figure, Presentation, stat_float, stat_int
+from games.rules import pyramid
+
+
+def handicap_text(settings, names=None, unit="balls"):
+    """The handicap in force in one line ("" for none): the head start in the club's
+    notation ("8–7", or "+10 points") and the stronger's returned pots, with names when
+    ``names`` are given."""
+    handicap = settings.handicap
+    if not handicap.active:
+        return ""
+    weaker = (
+        names[handicap.weaker_seat]
+        if names
+        else _("player %(n)s") % {"n": handicap.weaker_seat + 1}
+    )
+    stronger = (
+        names[handicap.stronger_seat]
+        if names
+        else _("player %(n)s") % {"n": handicap.stronger_seat + 1}
+    )
+    parts = []
+    if handicap.head_start:
+        if unit == "balls":
+            parts.append(
+                _("%(shorthand)s: %(weaker)s starts with %(n)s on his shelf")
+                % {
+                    "shorthand": handicap.shorthand(pyramid.TARGET),
+                    "weaker": weaker,
+                    "n": handicap.head_start,
+                }
+            )
+        else:
+            parts.append(
+                _("%(weaker)s starts with %(n)s points")
+                % {"weaker": weaker, "n": handicap.head_start}
+            )
+    if handicap.returned_pots:
+        parts.append(
+            _("%(stronger)s's first %(n)s balls go back")
+            % {"stronger": stronger, "n": handicap.returned_pots}
+        )
+    return "; ".join(parts)
+
+
+def handicap_figures(state, unit="balls"):
+    """The console's short handicap figures: the head start ("8–7 · player 2", or "+10 ·
+    player 2" in points) and the stronger's pots still to return ("2 of 3 · player 1")."""
+    handicap = state.settings.handicap
+    figures = []
+    if handicap.head_start:
+        start = handicap.shorthand(pyramid.TARGET) if unit == "balls" else f"+{handicap.head_start}"
+        figures.append((_("Handicap"), f"{start} · " + _player(handicap.weaker_seat)))
+    if handicap.returned_pots and state.to_return:
+        left = _("%(left)s of %(total)s") % {
+            "left": state.to_return,
+            "total": handicap.returned_pots,
+        }
+        figures.append((_("Returned pots"), f"{left} · " + _player(handicap.stronger_seat)))
+    return figures
+
+
+def _player(seat):
+    return _("player %(n)s") % {"n": seat + 1}
+
+
+def returns_left(state):
+    """ "2 of 3 left" while the stronger's pots are still being returned, else ""."""
+    total = state.settings.returned_pots
+    if not total or not state.to_return:
+        return ""
+    return _("%(left)s of %(total)s still to return") % {"left": state.to_return, "total": total}
+
+
+def shelf(count, head_start=0):
+    """A shelf drawn as balls: ``count`` balls, the first ``head_start`` the handicap's."""
+    return [{"handicap": i < head_start} for i in range(max(count, 0))]
+
+
+BEST_RUN = Figure("best_run", gettext_lazy("Best run (balls)"), Max, stat_int("best_run"))
+BALLS_PER_GAME = Figure(
+    "balls_per_game", gettext_lazy("Balls per frame"), Avg, stat_float("balls"), fmt="dec"
+)
+FOULS_PER_GAME = Figure(
+    "fouls_per_game",
+    gettext_lazy("Fouls per frame"),
+    Avg,
+    stat_float("fouls"),
+    fmt="dec",
+    lower_is_better=True,
+)
+
+
+class FamilyPresentation(Presentation):
+    """Свободная, Комбинированная, Динамичная: shelves of balls, the first to 8."""
+
+    def __init__(self, variant):
+        self.key = variant.key
+        self.svoyak = variant.key != "pyramid_free"
+        figures = [BALLS_PER_GAME]
+        if self.svoyak:
+            figures.append(
+                Figure("svoyaki", gettext_lazy("Svoyaki"), Sum, stat_int("svoyaki")),
+            )
+        self.record_figures = (*figures, BEST_RUN, FOULS_PER_GAME)
+
+    # --- the console
+
+    def console_figures(self, state):
+        figures = [
+            (_("First to"), pyramid.TARGET),
+            (_("Balls on the table"), state.on_table),
+        ]
+        if state.in_hand and not state.finished:
+            figures.append(
+                (_("Next stroke"), render_message(pyramid.IN_HAND_LABELS[state.in_hand]))
+            )
+        if state.premium and not state.finished:
+            figures.append((_("Premium stroke"), _("object balls only, no svoyak")))
+        return figures + handicap_figures(state)
+
+    def console_seat_figures(self, state, seat):
+        figures = []
+        if self.svoyak:
+            figures.append((_("svoyaki"), state.svoyaki[seat]))
+        if state.debts[seat]:
+            figures.append((_("owes"), state.debts[seat]))
+        figures.append((_("fouls"), state.fouls[seat]))
+        return figures
+
+    # --- the boards
+
+    board_template = "games/presentation/pyramid.html"
+    score_caption = gettext_lazy("balls on the shelf")
+
+    def board_seat_figures(self, state, seat):
+        figures = []
+        if self.svoyak:
+            figures.append((_("svoyaki"), state.svoyaki[seat]))
+        if state.debts[seat]:
+            figures.append((_("owes"), state.debts[seat]))
+        return figures
+
+    def board_panel(self, state, names):
+        handicap = state.settings.handicap
+        return {
+            "shelves": [
+                {
+                    "name": names[seat],
+                    "balls": shelf(
+                        state.scores[seat],
+                        handicap.head_start if seat == handicap.weaker_seat else 0,
+                    ),
+                }
+                for seat in range(state.seats)
+            ],
+            "on_table": state.on_table,
+            "table_balls": shelf(state.on_table),
+            "handicap": handicap_text(state.settings, names),
+            "returns_left": returns_left(state),
+            "in_hand": render_message(pyramid.IN_HAND_LABELS[state.in_hand])
+            if state.in_hand and not state.finished
+            else "",
+            "premium": state.premium and not state.finished,
+        }
+
+    def target(self, settings):
+        return pyramid.TARGET
+
+    # --- the game page
+
+    def page_figures(self, state):
+        return [(_("On the table"), str(state.on_table))]

@@ -1,0 +1,109 @@
+"""The pyramid games played on the marker's console as a marker plays them: one tap per
+stroke ("+1", "+2", "Svoyak", "Nothing pocketed", the fouls), the called pot of the classic
+game, the figures the console keeps in sight, refusals, the result and the records."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.models import GameStatus
+from tests.helpers import HX, console_html, figures, scores, start_via_form, state_of, tap
+
+from .test_variants_through_views import offered_kinds as kinds
+
+pytestmark = pytest.mark.django_db
+
+
+def count_buttons(html, kind):
+    form = re.search(rf'name="kind" value="{kind}">(.*?)</form>', html, re.S)
+    return [int(n) for n in re.findall(r'data-count="(\d+)"', form.group(1))] if form else []
+
+
+def finish(client, game):
+    game.refresh_from_db()
+    response = client.post(
+        reverse("games:finish", args=[game.pk]), {"seq": game.last_seq}, headers=HX
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+    return [(seat.outcome, seat.score, seat.stats) for seat in game.seats.order_by("position")]
+
+
+def test_a_free_pyramid_frame_8_7_on_the_console(marker_client, table, players):
+    game = start_via_form(
+        marker_client, table, "pyramid_free", players[:2], weaker_seat="1", head_start=1
+    )
+    html = console_html(marker_client, game)
+    assert scores(html) == [0, 1]  # "8–7": the weaker starts with a ball on his shelf
+    assert kinds(html) == {"pot", "stroke", "foul"}  # no svoyak in the free pyramid
+    assert count_buttons(html, "pot") == [1, 2, 3, 4, 5, 6]
+    assert "8–7" in html
+    html = tap(marker_client, game, "svoyak", expect=409).content.decode()
+    assert "В этой игре свояка нет" in html  # "no svoyak in this game": the console speaks Russian
+    html = tap(marker_client, game, "pot", count=3).content.decode()
+    assert scores(html) == [3, 1]
+    assert figures(html)[:2] == ["8", "12"]  # first to 8, balls on the table
+    html = tap(marker_client, game, "foul", fouls=["miss"]).content.decode()
+    assert scores(html) == [3, 2]  # the opponent's penalty ball
+    html = tap(marker_client, game, "pot", count=6).content.decode()
+    assert scores(html) == [3, 8]
+    tap(marker_client, game, "pot", count=1, expect=409)  # a stroke after the frame is won
+    outcome = finish(marker_client, game)
+    assert [(o, s) for o, s, _ in outcome] == [("loss", 3), ("win", 8)]
+    assert outcome[1][2]["best_run"] == 6 and outcome[0][2]["fouls"] == 1
+
+
+def test_combined_and_dynamic_pyramids_have_the_svoyak_button(marker_client, table, players):
+    game = start_via_form(marker_client, table, "pyramid_dynamic", players[:2])
+    html = console_html(marker_client, game)
+    assert {"pot", "svoyak", "stroke", "foul"} == kinds(html)
+    html = tap(marker_client, game, "svoyak").content.decode()
+    assert scores(html) == [1, 0]
+    assert "с руки с любого места" in html  # from hand from anywhere
+    assert "svoyak" not in kinds(html)  # the premium stroke: no svoyak
+    html = tap(marker_client, game, "svoyak", expect=409).content.decode()
+    assert "можно забивать только прицельные шары" in html
+    html = tap(marker_client, game, "foul", fouls=["cue_ball_pocketed"]).content.decode()
+    assert scores(html) == [1, 1] and "с руки из дома" in html
+
+
+def test_a_classic_frame_with_called_balls(marker_client, table, players):
+    game = start_via_form(marker_client, table, "pyramid_classic", players[:2], target=51)
+    html = console_html(marker_client, game)
+    assert re.findall(r'name="ball" value="(\d+)"', html) == [str(b) for b in range(1, 16)]
+    assert len(re.findall(r'name="pocket" value="[a-z_]+" required', html)) == 6
+    assert 'data-points="11"' in html  # the ace scores 11
+    html = tap(marker_client, game, "pot", ball=1, pocket="far_left", balls=[5]).content.decode()
+    assert scores(html) == [16, 0]
+    assert 'name="ball" value="1"' not in html and 'name="ball" value="5"' not in html
+    # ball 1 is already down
+    html = tap(marker_client, game, "pot", ball=1, pocket="far_left", expect=409).content
+    assert "Шара 1 нет на столе: он уже забит." in html.decode()
+    html = tap(marker_client, game, "pot", ball=7, pocket="left_middle", balls=["2.5"], expect=409)
+    assert "Данные события повреждены" in html.content.decode()  # 2.5 is not a ball
+    assert scores(html.content.decode()) == [16, 0]  # nothing changed
+    tap(marker_client, game, "stroke")
+    html = tap(marker_client, game, "foul", fouls=["cue_ball_off_table"]).content.decode()
+    assert scores(html) == [16, -5]
+    assert state_of(game).turn == 0
+    html = tap(
+        marker_client, game, "pot", ball=15, pocket="near_right", balls=[14, 6]
+    ).content.decode()
+    assert scores(html) == [51, -5]
+    outcome = finish(marker_client, game)
+    assert [(o, s) for o, s, _ in outcome] == [("win", 51), ("loss", -5)]
+    page = marker_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "Получает фору (слабейший)" in page and "Игрок 2" in page  # the weaker seat setting
+    assert "заказ — шар 1, луза: дальняя левая угловая; шары 1, 5: +16 = 16" in page
+
+
+def test_in_order_offers_only_the_ball_on(marker_client, table, players):
+    game = start_via_form(marker_client, table, "in_order", players[:2])
+    html = console_html(marker_client, game)
+    assert re.findall(r'name="ball" value="(\d+)"', html) == ["1"]
+    html = tap(marker_client, game, "pot", ball=1).content.decode()
+    assert scores(html) == [1, 0]
+    html = tap(marker_client, game, "pot", ball=3, expect=409).content.decode()
+    assert "Шар 3 не очередной: очередной — шар 2." in html

@@ -1,0 +1,225 @@
+"""Matches (issue 11, item 1): started by the marker, frame after frame with one tap, ended by
+itself at N, shown on the console, the boards and the match page; reopened when the last
+frame was recorded wrongly."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Game, GameStatus
+from records import rating
+from tournaments import selectors, services
+from tournaments.models import Frame, Match, MatchStatus
+from tournaments.simulate import play_frame
+
+
+def start(table, a, b, marker, **kwargs):
+    arguments = {"variant": "clockwise", "race_to": 2}
+    arguments.update(kwargs)
+    return services.start_match(table=table, a=a, b=b, marker=marker, **arguments)
+
+
+def frame_game(match, number=None):
+    frames = selectors.frames_of(match)
+    frame = frames[-1] if number is None else frames[number - 1]
+    return Game.objects.get(pk=frame.game_id)
+
+
+def win_frame(client, match, side):
+    """Plays the frame in play for ``side`` and taps «save the frame and go on»."""
+    frame = selectors.current_frame(match)
+    game = play_frame(frame.game, 0 if frame.breaker == side else 1)
+    return client.post(
+        reverse("tournaments:match_next", args=[match.pk]),
+        {"game": game.pk, "seq": game.last_seq},
+    )
+
+
+def test_marker_starts_a_match_from_the_form(marker_client, table, players):
+    page = marker_client.get(reverse("games:table", args=[table.number]))
+    assert reverse("tournaments:match_new") in page.content.decode()
+    response = marker_client.post(
+        reverse("tournaments:match_new") + f"?table={table.number}",
+        {
+            "op": "start",
+            "table": table.pk,
+            "variant": "cue_vs_hand",
+            "player_a": players[0].pk,
+            "guest_b": "Гость Гостев",
+            "race_to": 3,
+            "first_break": "b",
+            "break_rule": "alternate",
+            "head_start_a": 0,
+            "head_start_b": 0,
+            "s_cue_seat": "0",
+            "s_target": 8,
+        },
+    )
+    match = Match.objects.get()
+    game = frame_game(match)
+    assert response.status_code == 302
+    assert response.url == reverse("games:console", args=[game.pk])
+    assert (match.race_to, match.first_break, match.guest_b) == (3, "b", "Гость Гостев")
+    # B breaks: he sits in seat 1, and the seat choice (A plays with the cue) follows A.
+    assert [s.name for s in game.seats.order_by("position")] == [
+        "Гость Гостев",
+        players[0].full_name,
+    ]
+    assert str(game.settings["cue_seat"]) == "1"
+    console = marker_client.get(reverse("games:console", args=[game.pk])).content.decode()
+    assert "0 : 0, до 3" in console
+
+
+def test_one_tap_per_frame_and_the_match_ends_by_itself(marker_client, table, players, marker_user):
+    match = start(table, players[0], players[1], marker_user, race_to=2)
+    first = frame_game(match)
+    response = win_frame(marker_client, match, "a")
+    second = frame_game(match)
+    assert second.pk != first.pk and second.status == GameStatus.IN_PROGRESS
+    assert response.url == reverse("games:console", args=[second.pk])
+    assert Frame.objects.get(game=second).breaker == "b"  # the break alternates
+    assert second.table_id == table.pk
+    console = marker_client.get(reverse("games:console", args=[second.pk])).content.decode()
+    assert "0 : 1, до 2" in console
+    board = marker_client.get(reverse("games:board", args=[table.number])).content.decode()
+    assert "0 : 1, до 2" in board
+    wall = marker_client.get(reverse("games:wall")).content.decode()
+    assert "0 : 1, до 2" in wall
+
+    response = win_frame(marker_client, match, "a")
+    match.refresh_from_db()
+    assert response.url == reverse("tournaments:match", args=[match.pk])
+    assert (match.status, match.winner, match.score_a, match.score_b) == ("finished", "a", 2, 0)
+    assert match.frames.count() == 2
+    assert not Game.objects.filter(status=GameStatus.IN_PROGRESS).exists()
+    # Each frame counts for the ratings like any game.
+    ratings = rating.ratings_for("clockwise")
+    assert ratings.games[players[0].pk] == 2
+    assert ratings.rating(players[0].pk) > ratings.rating(players[1].pk)
+
+
+def test_frame_finished_on_the_console_also_counts(marker_client, table, players, marker_user):
+    match = start(table, players[0], players[1], marker_user, race_to=1)
+    game = play_frame(frame_game(match), 1)  # B, in seat 2, wins
+    marker_client.post(reverse("games:finish", args=[game.pk]), {"seq": game.last_seq})
+    match.refresh_from_db()
+    assert (match.status, match.winner) == ("finished", "b")
+    result = marker_client.get(reverse("games:result", args=[game.pk])).content.decode()
+    assert "0 : 1, до 1" in result
+    assert reverse("games:rematch", args=[game.pk]) not in result
+
+
+def test_winner_breaks_and_head_start(marker_client, table, players, marker_user):
+    match = start(
+        table, players[0], players[1], marker_user, race_to=3, break_rule="winner", head_start_b=1
+    )
+    assert selectors.match_score(match) == (0, 1)
+    win_frame(marker_client, match, "b")
+    match.refresh_from_db()
+    assert selectors.match_score(match) == (0, 2)
+    frames = selectors.frames_of(match)
+    assert [f.breaker for f in frames] == ["a", "b"]  # the winner of frame 1 breaks frame 2
+    win_frame(marker_client, match, "b")
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.score_b) == ("finished", "b", 3)
+
+
+def test_match_page_lists_frames_with_links(marker_client, table, players, marker_user):
+    match = start(table, players[0], players[1], marker_user, race_to=2)
+    win_frame(marker_client, match, "a")
+    page = Client().get(reverse("tournaments:match", args=[match.pk]))
+    html = page.content.decode()
+    assert page.status_code == 200
+    for frame in selectors.frames_of(match):
+        assert reverse("games:detail", args=[frame.game_id]) in html
+    assert "1 : 0, до 2" in html
+    assert reverse("tournaments:match_abandon", args=[match.pk]) not in html  # spectator
+
+
+def test_reopen_the_last_frame(marker_client, table, players, marker_user):
+    match = start(table, players[0], players[1], marker_user, race_to=1)
+    win_frame(marker_client, match, "a")
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED
+    response = marker_client.post(reverse("tournaments:match_reopen", args=[match.pk]))
+    game = frame_game(match)
+    assert response.url == reverse("games:console", args=[game.pk])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.IN_PROGRESS and match.winner == ""
+    assert game.status == GameStatus.IN_PROGRESS and game.result is None
+    # The marker undoes the last stroke, then B wins the frame instead.
+    marker_client.post(reverse("games:undo", args=[game.pk]), {"seq": game.last_seq})
+    game.refresh_from_db()
+    game = play_frame(game, 1)
+    marker_client.post(
+        reverse("tournaments:match_next", args=[match.pk]), {"game": game.pk, "seq": game.last_seq}
+    )
+    match.refresh_from_db()
+    assert (match.status, match.winner) == ("finished", "b")
+
+
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"variant": "cork"}, "variant"),
+        ({"player_b": "same"}, "player_b"),
+        ({"race_to": 16}, "race_to"),
+        ({"race_to": 0}, "race_to"),
+        ({"head_start_a": 3}, "head_start"),
+        ({"guest_b": ""}, "player_b"),
+    ],
+)
+def test_bad_match_requests_change_nothing(marker_client, table, players, change, field):
+    data = {
+        "op": "start",
+        "table": table.pk,
+        "variant": "clockwise",
+        "player_a": players[0].pk,
+        "guest_b": "Гость",
+        "race_to": 3,
+        "first_break": "a",
+        "break_rule": "alternate",
+        "head_start_a": 0,
+        "head_start_b": 0,
+    }
+    if change.get("player_b") == "same":
+        change = {"player_b": players[0].pk, "guest_b": ""}
+    data.update(change)
+    response = marker_client.post(reverse("tournaments:match_new"), data)
+    assert response.status_code == 400
+    assert "errorlist" in response.content.decode()
+    assert not Match.objects.exists() and not Game.objects.exists()
+
+
+def test_a_player_cannot_play_two_matches_at_once(table, tables, players, marker_user):
+    start(table, players[0], players[1], marker_user)
+    with pytest.raises(services.ValidationError):
+        start(tables[1], players[2], players[0], marker_user)
+    with pytest.raises(services.ValidationError):
+        start(table, players[2], players[3], marker_user)  # the table is taken
+    assert Match.objects.count() == 1
+
+
+def test_roles(client, plain_user, table, players, marker_user):
+    url = reverse("tournaments:match_new")
+    assert client.get(url).status_code == 302  # to the login page
+    client.force_login(plain_user)
+    assert client.get(url).status_code == 403
+    match = start(table, players[0], players[1], marker_user)
+    assert client.post(reverse("tournaments:match_abandon", args=[match.pk])).status_code == 403
+    assert client.get(reverse("tournaments:match", args=[match.pk])).status_code == 200
+    assert client.get(reverse("tournaments:match", args=[99999])).status_code == 404
+    assert client.get(url + "?table=abc").status_code == 403
+
+
+def test_next_frame_with_bad_input_is_refused(marker_client, table, players, marker_user):
+    match = start(table, players[0], players[1], marker_user)
+    url = reverse("tournaments:match_next", args=[match.pk])
+    game = frame_game(match)
+    # The frame is not over: refused with its reason, nothing changes.
+    response = marker_client.post(url, {"game": game.pk, "seq": game.last_seq}, follow=True)
+    assert response.status_code == 200
+    assert Game.objects.filter(status=GameStatus.IN_PROGRESS).count() == 1
+    assert marker_client.post(url, {"game": "x", "seq": "1"}).status_code == 302
+    assert marker_client.post(url, {"game": 99999, "seq": "1"}).status_code == 404
+    assert marker_client.get(url).status_code == 405

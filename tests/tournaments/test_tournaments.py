@@ -1,0 +1,348 @@
+"""Tournaments (issue 11, items 2–5 and 7): created and run by an admin, matches called to
+free tables, results advancing the bracket, the public page, the TV board, the CSV protocol,
+the player pages, the demo."""
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from clubsite.csv_export import formula_safe
+from games.models import Game
+from players.models import Player
+from records import rating
+from tournaments import selectors, services
+from tournaments.models import Match, MatchStatus, Tournament
+from tournaments.simulate import play_frame
+
+
+def make_tournament(fmt="single", n=4, prefix="Игрок", **fields):
+    tournament = Tournament.objects.create(
+        name="Кубок", date="2026-12-03", variant="clockwise", format=fmt, **fields
+    )
+    players = [Player.objects.create(full_name=f"{prefix} {i:02d}") for i in range(1, n + 1)]
+    for player in players:
+        services.add_entrant(tournament=tournament, player=player)
+    return tournament, players
+
+
+def start(tournament, method="manual"):
+    entrants = list(tournament.entrants.order_by("pk"))
+    return services.start_tournament(
+        tournament=tournament, method=method, manual=[e.pk for e in entrants]
+    )
+
+
+def play_match(match, winner, marker=None):
+    """Plays every frame of a tournament match for ``winner`` through the one-tap flow."""
+    while True:
+        frame = selectors.current_frame(match)
+        game = play_frame(frame.game, 0 if frame.breaker == winner else 1, user=marker)
+        match, following = services.finish_frame_and_continue(
+            game=game, expected_seq=game.last_seq, marker=marker
+        )
+        if following is None:
+            return match
+
+
+def item(tournament, key):
+    tournament.refresh_from_db()
+    return selectors.tournament_view(tournament).by_key[key]
+
+
+def test_admin_creates_a_tournament_and_only_admins_may(client, admin_client, plain_user):
+    data = {
+        "name": "Кубок декабря",
+        "date": "2026-12-03",
+        "variant": "clockwise",
+        "format": "double",
+        "groups": 1,
+        "advance": 0,
+        "race_upper": 3,
+        "race_lower": 2,
+        "race_final": 4,
+        "race_group": 2,
+        "break_rule": "alternate",
+        "rules": "",
+    }
+    response = admin_client.post(reverse("tournaments:new"), data)
+    tournament = Tournament.objects.get()
+    assert response.url == reverse("tournaments:manage", args=[tournament.pk])
+    assert (tournament.race_upper, tournament.race_lower, tournament.race_final) == (3, 2, 4)
+    bad = admin_client.post(reverse("tournaments:new"), {**data, "race_final": 16})
+    assert bad.status_code == 400 and Tournament.objects.count() == 1
+    bad = admin_client.post(reverse("tournaments:new"), {**data, "variant": "cork"})
+    assert bad.status_code == 400
+    other = Client()
+    assert other.get(reverse("tournaments:new")).status_code == 302
+    other.force_login(plain_user)
+    assert other.get(reverse("tournaments:new")).status_code == 403
+    assert other.get(reverse("tournaments:manage", args=[tournament.pk])).status_code == 403
+    url = reverse("tournaments:add_entrant", args=[tournament.pk])
+    assert other.post(url, {"guest_name": "X"}).status_code == 403
+    assert other.get(reverse("tournaments:detail", args=[tournament.pk])).status_code == 200
+
+
+def test_entrants_and_seeding_by_hand_then_the_queue(admin_client, tables):
+    tournament, players = make_tournament(n=3)
+    url = reverse("tournaments:add_entrant", args=[tournament.pk])
+    admin_client.post(url, {"guest_name": "Гость Гостев"})
+    admin_client.post(url, {"player": players[0].pk})  # already entered: refused
+    assert tournament.entrants.count() == 4
+    entrants = list(tournament.entrants.order_by("pk"))
+    seeds = {f"seed_{e.pk}": str(4 - i) for i, e in enumerate(entrants)}
+    admin_client.post(
+        reverse("tournaments:start", args=[tournament.pk]), {"seeding": "manual", **seeds}
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
+    assert [e.seed for e in tournament.entrants.order_by("pk")] == [4, 3, 2, 1]
+    page = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    # Both semi-finals are offered to the free tables.
+    assert page.count("data-offer") == 2
+    assert "Гость Гостев" in page
+
+
+def test_draw_is_re_runnable_with_its_number(admin_client):
+    orders = []
+    for prefix in ("Первый", "Второй"):
+        tournament, players = make_tournament(n=8, prefix=prefix)
+        admin_client.post(
+            reverse("tournaments:start", args=[tournament.pk]),
+            {"seeding": "draw", "draw_seed": "777"},
+        )
+        tournament.refresh_from_db()
+        assert tournament.draw_seed == 777
+        orders.append([players.index(e.player) for e in tournament.entrants.order_by("seed")])
+        page = admin_client.get(reverse("tournaments:detail", args=[tournament.pk]))
+        assert "777" in page.content.decode()
+    assert orders[0] == orders[1]
+    assert orders[0] != list(range(8))
+
+
+def test_seeding_by_rating_puts_the_best_rated_first(db):
+    tournament, players = make_tournament(n=4)
+    ratings = rating.ratings_for("clockwise")
+    services.start_tournament(tournament=tournament, method="rating")
+    order = [e.player for e in tournament.entrants.order_by("seed")]
+    values = [ratings.rating(p.pk) for p in order]
+    assert values == sorted(values, reverse=True)
+
+
+def test_bad_start_requests_are_refused(admin_client):
+    tournament, _players = make_tournament(n=2)
+    url = reverse("tournaments:start", args=[tournament.pk])
+    response = admin_client.post(url, {"seeding": "rating"}, follow=True)
+    assert "от 3 до 128" in response.content.decode()
+    assert admin_client.post(url, {"seeding": "nonsense"}).status_code == 302
+    response = admin_client.post(url, {"seeding": "draw", "draw_seed": "abc"}, follow=True)
+    assert response.status_code == 200
+    tournament.refresh_from_db()
+    assert tournament.status == "draft"
+
+
+def test_results_advance_the_bracket_and_nobody_is_double_booked(admin_client, tables, marker_user):
+    tournament, players = make_tournament(n=4, race_upper=2, race_final=1)
+    start(tournament)
+    bracket = selectors.bracket_of(tournament)
+    semis = [m.key for m in bracket.matches if m.round == 1]
+    call = reverse("tournaments:call", args=[tournament.pk])
+    admin_client.post(call, {"key": semis[0], "table": tables[0].pk})
+    match = Match.objects.get(bracket_key=semis[0])
+    assert match.table == tables[0] and match.status == MatchStatus.IN_PROGRESS
+    assert match.race_to == 2
+    # The marker's table page opens that match's console.
+    marker = Client()
+    marker.force_login(marker_user)
+    page = marker.get(reverse("games:table", args=[tables[0].number]))
+    assert page.url == reverse("games:console", args=[selectors.current_frame(match).game_id])
+    # The same match again, or any match on the busy table: refused.
+    admin_client.post(call, {"key": semis[0], "table": tables[1].pk})
+    admin_client.post(call, {"key": semis[1], "table": tables[0].pk})
+    assert Match.objects.count() == 1
+    admin_client.post(call, {"key": semis[1], "table": tables[1].pk})
+    assert Match.objects.count() == 2
+    final = bracket.match("U2.1")
+    assert item(tournament, final.key).status == "waiting"
+    play_match(match, "a")
+    state = item(tournament, final.key)
+    assert state.status == "waiting" and state.seed_a == 1  # the winner is in the final at once
+    play_match(Match.objects.get(bracket_key=semis[1]), "b")
+    assert item(tournament, final.key).status == "ready"
+    assert item(tournament, final.key).spec.bracket == "final"
+    admin_client.post(call, {"key": final.key, "table": tables[2].pk})
+    final_match = Match.objects.get(bracket_key=final.key)
+    assert final_match.race_to == 1  # the final's race
+    play_match(final_match, "a")
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    view = selectors.tournament_view(tournament)
+    assert view.state.champion == 1
+    assert [label for label, _e in view.places] == ["1", "2", "3–4", "3–4"]
+
+
+def test_round_robin_player_cannot_play_two_matches_at_once(admin_client, tables):
+    tournament, _players = make_tournament("round_robin", n=4)
+    start(tournament)
+    view = selectors.tournament_view(tournament)
+    first = view.items[0]
+    busy = next(i for i in view.items[1:] if {i.seed_a, i.seed_b} & {first.seed_a, first.seed_b})
+    services.start_tournament_match(
+        tournament=tournament, key=first.spec.key, table=tables[0], marker=None
+    )
+    with pytest.raises(services.TournamentError):
+        services.start_tournament_match(
+            tournament=tournament, key=busy.spec.key, table=tables[1], marker=None
+        )
+
+
+def test_walkover_does_not_change_ratings_and_can_be_taken_back(admin_client, tables):
+    tournament, players = make_tournament(n=4)
+    start(tournament)
+    key = selectors.bracket_of(tournament).matches[0].key
+    admin_client.post(
+        reverse("tournaments:walkover", args=[tournament.pk]), {"key": key, "winner": "b"}
+    )
+    match = Match.objects.get(bracket_key=key)
+    assert (match.kind, match.winner, match.frames.count()) == ("walkover", "b", 0)
+    assert not Game.objects.exists()
+    assert rating.ratings_for("clockwise").games == {}
+    assert item(tournament, key).status == "finished"
+    page = Client().get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "неявка" in page
+    admin_client.post(reverse("tournaments:undo", args=[tournament.pk, match.pk]))
+    assert item(tournament, key).status == "ready"
+
+
+def test_undo_is_refused_with_the_reason_once_a_later_match_started(admin_client, tables):
+    tournament, _players = make_tournament(n=4, race_upper=1, race_final=1)
+    start(tournament)
+    bracket = selectors.bracket_of(tournament)
+    semis = [m.key for m in bracket.matches if m.round == 1]
+    for key, table in zip(semis, tables, strict=False):
+        match = services.start_tournament_match(
+            tournament=tournament, key=key, table=table, marker=None
+        )
+        play_match(match, "a")
+    first = Match.objects.get(bracket_key=semis[0])
+    # Nothing after it yet: reopening works, the final is no longer ready.
+    services.reopen_last_frame(match=first, user=None)
+    assert item(tournament, "U2.1").status == "waiting"
+    game = Game.objects.get(pk=selectors.current_frame(first).game_id)
+    services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    assert item(tournament, "U2.1").status == "ready"
+    services.start_tournament_match(tournament=tournament, key="U2.1", table=tables[2], marker=None)
+    response = admin_client.post(
+        reverse("tournaments:undo", args=[tournament.pk, first.pk]), follow=True
+    )
+    assert "уже сыгран или начат" in response.content.decode()
+    first.refresh_from_db()
+    assert first.status == MatchStatus.FINISHED
+
+
+def test_withdrawal_loses_the_remaining_matches_without_play(admin_client, tables):
+    tournament, _players = make_tournament("round_robin", n=4)
+    start(tournament)
+    entrant = tournament.entrants.get(seed=2)
+    admin_client.post(reverse("tournaments:withdraw", args=[tournament.pk, entrant.pk]))
+    view = selectors.tournament_view(tournament)
+    his = [i for i in view.items if 2 in (i.seed_a, i.seed_b)]
+    assert all(i.status == "finished" and i.kind == "withdrawal" for i in his)
+    assert not Match.objects.exists()
+
+
+def test_public_page_board_and_csv(client, tables):
+    tournament, players = make_tournament("double", n=5)
+    Player.objects.filter(pk=players[4].pk).update(full_name="=HYPERLINK(1)")
+    start(tournament)
+    key = selectors.tournament_view(tournament).queue[0].spec.key
+    match = services.start_tournament_match(
+        tournament=tournament, key=key, table=tables[0], marker=None
+    )
+    match = play_match(match, "b")
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk]))
+    html = page.content.decode()
+    for anchor in ("#rules", "#entrants", "#bracket", "#matches", "#places"):
+        assert f'href="{anchor}"' in html
+    assert "Нижняя сетка" in html and "@media print" not in html
+    board = client.get(reverse("tournaments:board", args=[tournament.pk]))
+    assert board.status_code == 200 and 'hx-trigger="every 2s"' in board.content.decode()
+    partial = client.get(
+        reverse("tournaments:board", args=[tournament.pk]), headers={"HX-Request": "true"}
+    )
+    assert partial.content.decode().lstrip().startswith("<section")
+    response = client.get(reverse("tournaments:matches_csv", args=[tournament.pk]))
+    body = response.content.decode("utf-8")
+    assert body.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
+    assert rows[0] == [
+        "stage",
+        "round",
+        "bracket",
+        "match_no",
+        "player_a",
+        "player_b",
+        "score_a",
+        "score_b",
+        "winner",
+        "table",
+        "started_at",
+        "finished_at",
+        "walkover",
+    ]
+    assert len(rows) == 1 + len(selectors.bracket_of(tournament).matches)
+    played = next(r for r in rows[1:] if r[9] == str(tables[0].number))
+    assert played[6:9] == [str(match.score_a), str(match.score_b), formula_safe(match.winner_name)]
+    assert all(not cell.startswith("=") for row in rows for cell in row)
+    assert any(cell == "'=HYPERLINK(1)" for row in rows for cell in row)
+    assert client.get(reverse("tournaments:board", args=[9999])).status_code == 404
+
+
+def test_player_page_lists_tournaments_with_the_place(client, tables):
+    tournament, players = make_tournament(n=3, race_upper=1, race_final=1)
+    start(tournament)
+    while True:
+        view = selectors.tournament_view(tournament)
+        ready = [i for i in view.items if i.status == "ready"]
+        if not ready:
+            break
+        match = services.start_tournament_match(
+            tournament=tournament, key=ready[0].spec.key, table=tables[0], marker=None
+        )
+        play_match(match, "a")
+    view = selectors.tournament_view(tournament)
+    champion = view.entrants[view.state.champion].player
+    page = client.get(reverse("players:detail", args=[champion.pk])).content.decode()
+    assert reverse("tournaments:detail", args=[tournament.pk]) in page
+    assert "<b>1</b>" in page
+
+
+def test_hold_takes_a_match_out_of_the_offers_and_bad_posts_change_nothing(admin_client, tables):
+    tournament, _players = make_tournament(n=4)
+    start(tournament)
+    key = selectors.bracket_of(tournament).matches[0].key
+    hold = reverse("tournaments:hold", args=[tournament.pk])
+    admin_client.post(hold, {"key": key, "held": "1"})
+    assert item(tournament, key).status == "held"
+    page = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    assert page.count("data-offer") == 1  # only the other semi-final is offered
+    admin_client.post(hold, {"key": "nonsense", "held": "1"})
+    tournament.refresh_from_db()
+    assert tournament.held == [key]
+    admin_client.post(hold, {"key": key, "held": "0"})
+    assert item(tournament, key).status == "ready"
+    manage = reverse("tournaments:manage", args=[tournament.pk])
+    for name, data in [
+        ("call", {"key": key, "table": "x"}),
+        ("call", {"key": "nonsense", "table": tables[0].pk}),
+        ("walkover", {"key": key, "winner": "c"}),
+        ("walkover", {"key": "nonsense", "winner": "a"}),
+    ]:
+        response = admin_client.post(reverse(f"tournaments:{name}", args=[tournament.pk]), data)
+        assert response.status_code == 302 and response.url == manage
+    assert not Match.objects.exists()
+    assert admin_client.get(reverse("tournaments:manage", args=[9999])).status_code == 404
+    url = reverse("tournaments:undo", args=[tournament.pk, 9999])
+    assert admin_client.post(url).status_code == 404

@@ -1,0 +1,118 @@
+"""The demo club's tournaments, played through the real services stroke by stroke: a
+finished double elimination of 16 and a round robin in progress. Seeded: the same every time;
+loaded only into a club without tournaments."""
+
+import random
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments import selectors, services
+from tournaments.models import Seeding, Tournament
+from tournaments.simulate import play_frame
+
+GUESTS = [
+    "Гость Павлов",
+    "Гость Зайцев",
+    "Гость Орлов",
+    "Гость Белов",
+    "Гость Титов",
+    "Гость Комаров",
+    "Гость Киселёв",
+    "Гость Макаров",
+    "Гость Андреев",
+    "Гость Ковалёв",
+    "Гость Ильин",
+    "Гость Гусев",
+    "Гость Титов-мл.",
+    "Гость Кудрявцев",
+    "Гость Баранов",
+    "Гость Куликов",
+]
+
+
+def _play_match(match, rng, marker):
+    """Plays a match frame by frame until it is over; the better seed wins more often."""
+    while True:
+        frame = selectors.current_frame(match)
+        side = "a" if rng.random() < 0.6 else "b"
+        seat = 0 if frame.breaker == side else 1
+        game = play_frame(frame.game, seat, user=marker)
+        match, _next = services.finish_frame_and_continue(
+            game=game, expected_seq=game.last_seq, marker=marker
+        )
+        if _next is None:
+            return match
+
+
+def _run(tournament, rng, marker, leave=0, in_play=0):
+    """Plays the ready matches one after another on a free table; ``leave`` matches are left
+    unplayed at the end, ``in_play`` of them started (a frame under way)."""
+    while True:
+        view = selectors.tournament_view(tournament)
+        ready = [i for i in view.items if i.status == "ready"]
+        remaining = [i for i in view.items if i.status in ("ready", "waiting")]
+        if not ready or len(remaining) <= leave:
+            break
+        table = selectors.free_tables_for_matches().first()
+        if table is None:
+            break
+        match = services.start_tournament_match(
+            tournament=tournament, key=ready[0].spec.key, table=table, marker=marker
+        )
+        _play_match(match, rng, marker)
+    for item in [i for i in selectors.tournament_view(tournament).items if i.status == "ready"][
+        :in_play
+    ]:
+        table = selectors.free_tables_for_matches().first()
+        if table is None:
+            break
+        match = services.start_tournament_match(
+            tournament=tournament, key=item.spec.key, table=table, marker=marker
+        )
+        frame = selectors.current_frame(match)
+        game = play_frame(frame.game, 0, user=marker)
+        services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=marker)
+
+
+@transaction.atomic
+def load_demo_tournaments(*, players, marker):
+    """Returns the number of tournaments created (0 if the club has some)."""
+    if Tournament.objects.exists():
+        return 0
+    rng = random.Random(11)
+    # Players seated in the demo's games in progress cannot play a match now.
+    busy = selectors.busy_player_ids()
+    players = [p for p in players if p.pk not in busy]
+    today = timezone.localdate()
+    double = Tournament.objects.create(
+        name="Кубок клуба",
+        date=today - timedelta(days=7),
+        variant="cue_vs_hand",
+        format="double",
+        race_upper=1,
+        race_lower=1,
+        race_final=2,
+        rules="Регламент: до двух поражений; в сетках до 1 победы, финал до 2.",
+    )
+    for player in players[:11]:
+        services.add_entrant(tournament=double, player=player)
+    for name in GUESTS[: 16 - double.entrants.count()]:
+        services.add_entrant(tournament=double, guest_name=name)
+    services.start_tournament(tournament=double, method=Seeding.DRAW, draw_seed=2024)
+    _run(double, rng, marker)
+
+    group = Tournament.objects.create(
+        name="Вечерний круг",
+        date=today,
+        variant="cue_vs_hand",
+        format="round_robin",
+        race_group=1,
+        rules="Каждый с каждым, по одной партии.",
+    )
+    for player in players[:6]:
+        services.add_entrant(tournament=group, player=player)
+    services.start_tournament(tournament=group, method=Seeding.RATING)
+    _run(group, rng, marker, leave=7)
+    return 2

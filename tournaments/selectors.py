@@ -1,0 +1,330 @@
+"""Reads for matches and tournaments: a match's score from its frames, its frames, and the
+bracket of a tournament computed from its matches."""
+
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db.models import Prefetch
+from django.utils.translation import gettext
+
+from games import rules
+from games.models import Game, GameStatus
+from tables.models import Table
+from tournaments.models import Entrant, Frame, Match, MatchStatus
+
+# «Пробка» is played by many at once: its frames stay multi-player games (issue 11).
+MULTI_PLAYER_ONLY = frozenset({"cork"})
+
+
+def match_variants():
+    """The games a match can be played in: those two can play, «Пробка» aside."""
+    return [
+        variant
+        for key, variant in rules.VARIANTS.items()
+        if variant.min_seats <= 2 <= variant.max_seats and key not in MULTI_PLAYER_ONLY
+    ]
+
+
+def frame_winner(frame):
+    """ "a", "b" or None (a draw, or a frame not finished) for a Frame with its game."""
+    game = frame.game
+    if game.status != GameStatus.FINISHED or not game.result or game.result.get("draw"):
+        return None
+    winners = game.result.get("winners") or []
+    if len(winners) != 1:
+        return None
+    breaker_won = winners[0] == 0  # the breaker sits in seat 1
+    other = "b" if frame.breaker == "a" else "a"
+    return frame.breaker if breaker_won else other
+
+
+def frames_of(match):
+    return list(
+        Frame.objects.filter(match=match).select_related("game", "game__table").order_by("number")
+    )
+
+
+def match_score(match, frames=None):
+    """(frames of A, frames of B), head starts included: counted from the finished frames."""
+    if match.kind != "played" and match.status == MatchStatus.FINISHED:
+        return match.score_a or 0, match.score_b or 0
+    frames = frames_of(match) if frames is None else frames
+    won = {"a": match.head_start_a, "b": match.head_start_b}
+    for frame in frames:
+        side = frame_winner(frame)
+        if side:
+            won[side] += 1
+    return won["a"], won["b"]
+
+
+def decided(match, score):
+    """ "a" or "b" once a side has reached the race, else None."""
+    if score[0] >= match.race_to:
+        return "a"
+    if score[1] >= match.race_to:
+        return "b"
+    return None
+
+
+def _match_key(game):
+    return f"match-of-game:{game.pk}:{game.started_at.timestamp() if game.started_at else ''}"
+
+
+def remember_match_of_game(game, match_id):
+    """Notes, as a game starts, whether it is a match's frame (0: it is not)."""
+    cache.set(_match_key(game), match_id or 0, 24 * 3600)
+
+
+def match_of_game(game):
+    """The match a game is a frame of, or None.
+
+    Whether a game is a frame is settled when it starts (its Frame is written in the same
+    transaction) and never changes, so the answer "no match" is remembered in the cache,
+    keyed by the game and its start: a single game's console costs no query more.
+    """
+    key = _match_key(game)
+    if game.started_at is not None and cache.get(key) == 0:
+        return None
+    frame = (
+        Frame.objects.filter(game_id=game.pk)
+        .select_related("match", "match__player_a", "match__player_b", "match__tournament")
+        .first()
+    )
+    if game.started_at is not None:
+        remember_match_of_game(game, frame.match_id if frame else 0)
+    return frame.match if frame else None
+
+
+def current_frame(match, frames=None):
+    frames = frames_of(match) if frames is None else frames
+    return frames[-1] if frames else None
+
+
+def match_in_progress_on(table):
+    return Match.objects.filter(table=table, status=MatchStatus.IN_PROGRESS).first()
+
+
+def busy_player_ids():
+    """Players in a match in progress or seated in a game in progress."""
+    in_matches = Match.objects.filter(status=MatchStatus.IN_PROGRESS)
+    ids = set(in_matches.values_list("player_a", flat=True))
+    ids |= set(in_matches.values_list("player_b", flat=True))
+    ids |= set(
+        Game.objects.filter(status=GameStatus.IN_PROGRESS).values_list("seats__player", flat=True)
+    )
+    ids.discard(None)
+    return ids
+
+
+def match_with_frames(pk):
+    """A match with its frames (and their games) for the match page."""
+    return (
+        Match.objects.select_related("table", "player_a", "player_b", "tournament")
+        .prefetch_related(
+            Prefetch(
+                "frames",
+                queryset=Frame.objects.select_related("game").order_by("number"),
+            )
+        )
+        .get(pk=pk)
+    )
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+def bracket_of(tournament, count=None):
+    """The tournament's bracket (the engine's), for its number of seeded entrants."""
+    from tournaments import brackets
+
+    if count is None:
+        count = tournament.entrants.filter(seed__isnull=False).count()
+    return brackets.build(tournament.format, count, tournament.groups, tournament.advance)
+
+
+def tournament_matches(tournament):
+    """The tournament's matches that count (not abandoned), by bracket key."""
+    return {
+        m.bracket_key: m
+        for m in Match.objects.filter(tournament=tournament)
+        .exclude(status=MatchStatus.ABANDONED)
+        .select_related("table")
+    }
+
+
+def results_of(matches):
+    """The engine's results from the finished matches."""
+    from tournaments import brackets
+
+    return {
+        key: brackets.Result(m.winner, m.score_a or 0, m.score_b or 0, m.kind)
+        for key, m in matches.items()
+        if m.status == MatchStatus.FINISHED
+    }
+
+
+@dataclass
+class Item:
+    """One match of a tournament's bracket as its pages show it."""
+
+    spec: object
+    status: str  # waiting | ready | held | in_progress | finished | void
+    seed_a: int | None
+    seed_b: int | None
+    name_a: str
+    name_b: str
+    score_a: int | None = None
+    score_b: int | None = None
+    winner: str = ""
+    kind: str = ""
+    match: object = None
+    derived: bool = False
+    double: bool = False  # of a double elimination: its upper rounds say so
+
+    @property
+    def table(self):
+        return self.match.table if self.match is not None else None
+
+    @property
+    def winner_name(self):
+        return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
+
+    @property
+    def stage_label(self):
+        """ "Upper bracket, round 2", "Group 1, round 3", "Grand final", … (translated)."""
+        spec = self.spec
+        if spec.bracket == "final":
+            return gettext("Grand final, reset") if spec.reset else gettext("Final")
+        if spec.bracket == "group":
+            return gettext("Group %(group)s, round %(round)s") % {
+                "group": spec.group,
+                "round": spec.round,
+            }
+        if spec.bracket == "lower":
+            return gettext("Lower bracket, round %(round)s") % {"round": spec.round}
+        if self.double:
+            return gettext("Upper bracket, round %(round)s") % {"round": spec.round}
+        return gettext("Round %(round)s") % {"round": spec.round}
+
+
+@dataclass
+class TournamentView:
+    tournament: object
+    bracket: object
+    state: object
+    entrants: dict  # seed → Entrant
+    items: list
+    by_key: dict = field(default_factory=dict)
+
+    def section(self, bracket):
+        """The matches of one bracket (upper, lower, final, group) by round: [(round, items)]."""
+        rounds = {}
+        for item in self.items:
+            if item.spec.bracket == bracket:
+                rounds.setdefault(item.spec.round, []).append(item)
+        return [(r, sorted(rounds[r], key=lambda i: i.spec.index)) for r in sorted(rounds)]
+
+    @property
+    def queue(self):
+        return [i for i in self.items if i.status in ("ready", "held")]
+
+    @property
+    def in_play(self):
+        return [i for i in self.items if i.status == "in_progress"]
+
+    @property
+    def places(self):
+        """(place label, entrant) from the best, the places decided so far."""
+        rows = []
+        for seed, (best, worst) in sorted(self.state.places.items(), key=lambda p: (p[1], p[0])):
+            label = str(best) if best == worst else f"{best}–{worst}"
+            rows.append((label, self.entrants[seed]))
+        return rows
+
+    @property
+    def standings(self):
+        """Per group: rows with the entrant."""
+        return [
+            (number, [(row, self.entrants[row.seed]) for row in table])
+            for number, table in enumerate(self.state.standings, start=1)
+        ]
+
+
+def tournament_view(tournament):
+    """Everything the tournament's pages show, computed from its entrants and matches."""
+    from tournaments import brackets
+
+    entrants = {
+        e.seed: e for e in tournament.entrants.filter(seed__isnull=False).select_related("player")
+    }
+    bracket = bracket_of(tournament, len(entrants))
+    matches = tournament_matches(tournament)
+    withdrawn = {seed for seed, e in entrants.items() if e.withdrawn}
+    state = brackets.compute(bracket, results_of(matches), withdrawn)
+    held = set(tournament.held)
+    # The frames of every match in play, in one query (their live scores).
+    live = {m.pk: [] for m in matches.values() if m.status == MatchStatus.IN_PROGRESS}
+    for frame in (
+        Frame.objects.filter(match_id__in=list(live)).select_related("game").order_by("number")
+    ):
+        live[frame.match_id].append(frame)
+    items = []
+    for spec in bracket.matches:
+        ms = state.matches[spec.key]
+        match = matches.get(spec.key)
+        status = ms.status
+        if match is not None and match.status == MatchStatus.IN_PROGRESS:
+            status = "in_progress"
+        elif status == brackets.READY and spec.key in held:
+            status = "held"
+        item = Item(
+            spec=spec,
+            status=status,
+            seed_a=ms.a,
+            seed_b=ms.b,
+            name_a=entrants[ms.a].name if ms.a else "",
+            name_b=entrants[ms.b].name if ms.b else "",
+            match=match,
+            derived=ms.derived,
+            double=bracket.format == brackets.DOUBLE,
+        )
+        if ms.result is not None:
+            item.score_a, item.score_b = ms.result.score_a, ms.result.score_b
+            item.winner, item.kind = ms.result.winner, ms.result.kind
+        elif status == "in_progress":
+            item.score_a, item.score_b = match_score(match, live[match.pk])
+        items.append(item)
+    view = TournamentView(tournament, bracket, state, entrants, items)
+    view.by_key = {item.spec.key: item for item in items}
+    return view
+
+
+def free_tables_for_matches():
+    """Tables a match can be called to: active, in service, no game or match in progress."""
+    busy_games = Game.objects.filter(status=GameStatus.IN_PROGRESS).values("table")
+    busy_matches = Match.objects.filter(status=MatchStatus.IN_PROGRESS).values("table")
+    return (
+        Table.objects.filter(is_active=True, out_of_service=False)
+        .exclude(pk__in=busy_games)
+        .exclude(pk__in=busy_matches)
+        .order_by("number")
+    )
+
+
+def player_tournaments(player):
+    """(tournament, place label or "") for every tournament the player entered."""
+    rows = []
+    for entrant in (
+        Entrant.objects.filter(player=player, seed__isnull=False)
+        .select_related("tournament")
+        .order_by("-tournament__date")
+    ):
+        view = tournament_view(entrant.tournament)
+        place = view.state.places.get(entrant.seed)
+        label = (
+            ""
+            if place is None
+            else (str(place[0]) if place[0] == place[1] else f"{place[0]}–{place[1]}")
+        )
+        rows.append((entrant.tournament, label))
+    return rows

@@ -1,0 +1,518 @@
+"""Writes for matches and tournaments.
+
+A match's frames are started with ``games.services.start_game`` (seat 1 breaks) and
+finished on the marker's console like any game; when a frame is finished
+(``frame_closed``, called from the Game's post_save signal inside the same transaction) the
+match counts its frames and ends by itself once a side has reached the race. Nothing of the
+match is stored that its frames do not show, apart from that closing snapshot.
+"""
+
+import secrets
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import rules
+from games import services as game_services
+from games.i18n import render_message
+from games.models import Game, GameStatus
+from players.models import Player
+from records import rating
+from tables.models import Table
+from tournaments import brackets, selectors
+from tournaments.models import (
+    MAX_RACE,
+    BreakRule,
+    Entrant,
+    Frame,
+    Match,
+    MatchStatus,
+    ResultKind,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
+
+
+class MatchError(Exception):
+    """A write the match's state does not allow; ``message`` is translated."""
+
+    message = _("This is not possible now.")
+
+    def __init__(self, message=None):
+        if message is not None:
+            self.message = message
+        super().__init__(str(self.message))
+
+
+def other(side):
+    return "b" if side == "a" else "a"
+
+
+def frame_settings(match, breaker):
+    """The match's settings for a frame where ``breaker`` sits in seat 1: a choice of seat
+    (who gives the handicap, who plays with the cue) is written for A in seat 1, so it flips
+    when B breaks."""
+    settings = dict(match.settings)
+    if breaker == "b":
+        variant = rules.get_variant(match.variant)
+        for field in variant.settings_fields:
+            if field.choices == rules.SEAT_CHOICES and field.name in settings:
+                settings[field.name] = "1" if str(settings[field.name]) == "0" else "0"
+    return settings
+
+
+def _side(player, guest):
+    return player if player is not None else guest
+
+
+def _seat(match, side):
+    player = match.player_a if side == "a" else match.player_b
+    guest = match.guest_a if side == "a" else match.guest_b
+    return _side(player, guest)
+
+
+def check_match_request(*, variant, a, b, race_to, head_start_a=0, head_start_b=0):
+    """Errors (a dict of field → messages) in what a match is asked to be."""
+    errors = {}
+    if variant not in {v.key for v in selectors.match_variants()}:
+        errors["variant"] = [gettext("A match is played in a two-player game.")]
+    for key, seat in (("player_a", a), ("player_b", b)):
+        if isinstance(seat, Player):
+            if not seat.is_active:
+                errors[key] = [gettext("%(name)s is not on the active roster.") % {"name": seat}]
+        elif not (seat or "").strip():
+            errors[key] = [gettext("Choose a player or type a guest's name.")]
+    if isinstance(a, Player) and isinstance(b, Player) and a.pk == b.pk:
+        errors["player_b"] = [gettext("A player cannot play himself.")]
+    if not isinstance(race_to, int) or not 1 <= race_to <= MAX_RACE:
+        errors["race_to"] = [
+            gettext("A race is to %(low)d … %(high)d frames.") % {"low": 1, "high": MAX_RACE}
+        ]
+    elif max(head_start_a, head_start_b) >= race_to or min(head_start_a, head_start_b) < 0:
+        errors["head_start"] = [gettext("A head start must be fewer frames than the race.")]
+    return errors
+
+
+def start_match(
+    *,
+    table,
+    variant,
+    a,
+    b,
+    race_to,
+    marker,
+    first_break="a",
+    break_rule=BreakRule.ALTERNATE,
+    settings=None,
+    head_start_a=0,
+    head_start_b=0,
+    tournament=None,
+    bracket_key="",
+    entrant_a=None,
+    entrant_b=None,
+):
+    """Starts a match and its first frame on a free table. ``a``/``b``: Player or guest name.
+
+    Raises ValidationError (keyed by field) and creates nothing when anything is wrong:
+    the table busy, a player already playing elsewhere, a bad race or game.
+    """
+    errors = check_match_request(
+        variant=variant,
+        a=a,
+        b=b,
+        race_to=race_to,
+        head_start_a=head_start_a,
+        head_start_b=head_start_b,
+    )
+    if first_break not in ("a", "b"):
+        errors["first_break"] = [gettext("Choose who breaks first.")]
+    if break_rule not in BreakRule.values:
+        errors["break_rule"] = [gettext("Choose how the break goes on.")]
+    if errors:
+        raise ValidationError(errors)
+    try:
+        with transaction.atomic():
+            Table.objects.select_for_update().filter(pk=table.pk).first()
+            if Match.objects.filter(table=table, status=MatchStatus.IN_PROGRESS).exists():
+                raise ValidationError({"table": game_services.BUSY_TABLE})
+            busy = selectors.busy_player_ids()
+            for key, seat in (("player_a", a), ("player_b", b)):
+                if isinstance(seat, Player) and seat.pk in busy:
+                    raise ValidationError(
+                        {key: gettext("%(name)s is playing on another table.") % {"name": seat}}
+                    )
+            match = Match.objects.create(
+                table=table,
+                variant=variant,
+                settings=dict(settings or {}),
+                race_to=race_to,
+                head_start_a=head_start_a,
+                head_start_b=head_start_b,
+                first_break=first_break,
+                break_rule=break_rule,
+                player_a=a if isinstance(a, Player) else None,
+                guest_a="" if isinstance(a, Player) else a.strip(),
+                player_b=b if isinstance(b, Player) else None,
+                guest_b="" if isinstance(b, Player) else b.strip(),
+                marker=marker,
+                tournament=tournament,
+                bracket_key=bracket_key,
+                entrant_a=entrant_a,
+                entrant_b=entrant_b,
+            )
+            _start_frame(match, first_break, marker)
+    except IntegrityError:
+        raise ValidationError({"table": game_services.BUSY_TABLE}) from None
+    return match
+
+
+def _start_frame(match, breaker, marker):
+    game = game_services.start_game(
+        table=match.table,
+        variant=match.variant,
+        settings=frame_settings(match, breaker),
+        seats=[_seat(match, breaker), _seat(match, other(breaker))],
+        marker=marker,
+    )
+    number = Frame.objects.filter(match=match).count() + 1
+    Frame.objects.create(match=match, game=game, number=number, breaker=breaker)
+    selectors.remember_match_of_game(game, match.pk)
+    return game
+
+
+def next_breaker(match, last_frame):
+    if match.break_rule == BreakRule.WINNER:
+        return selectors.frame_winner(last_frame) or last_frame.breaker
+    return other(last_frame.breaker)
+
+
+def next_frame(*, match, marker):
+    """Starts the next frame of a match on its table; returns its Game.
+
+    Refused (MatchError) when the match is over or its frame in play is not finished.
+    """
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+        if locked.status != MatchStatus.IN_PROGRESS:
+            raise MatchError(_("This match is over."))
+        frames = selectors.frames_of(locked)
+        last = frames[-1] if frames else None
+        if last is not None and last.game.status == GameStatus.IN_PROGRESS:
+            raise MatchError(_("The frame in play is not finished yet."))
+        breaker = next_breaker(locked, last) if last else locked.first_break
+        try:
+            return _start_frame(locked, breaker, marker)
+        except ValidationError as error:
+            raise MatchError(" ".join(error.messages)) from None
+
+
+def finish_frame_and_continue(*, game, expected_seq, marker):
+    """The marker's one tap at the end of a frame: saves it and starts the next one unless
+    the match is over. Returns (match, next game or None)."""
+    with transaction.atomic():
+        finished = game_services.finish_game(game=game, user=marker, expected_seq=expected_seq)
+        match = selectors.match_of_game(finished)
+        if match is None:
+            raise MatchError(_("This game is not a frame of a match."))
+        match.refresh_from_db()
+        if match.status != MatchStatus.IN_PROGRESS:
+            return match, None
+        return match, next_frame(match=match, marker=marker)
+
+
+def frame_closed(game):
+    """Called when a frame's game is saved finished or abandoned: closes the match at N."""
+    frame = Frame.objects.filter(game_id=game.pk).select_related("match").first()
+    if frame is None:
+        return
+    match = Match.objects.select_for_update().get(pk=frame.match_id)
+    if match.status != MatchStatus.IN_PROGRESS:
+        return
+    score = selectors.match_score(match)
+    winner = selectors.decided(match, score)
+    if winner is None:
+        return
+    match.score_a, match.score_b = score
+    match.winner = winner
+    match.kind = ResultKind.PLAYED
+    match.status = MatchStatus.FINISHED
+    match.finished_at = timezone.now()
+    match.save(update_fields=["score_a", "score_b", "winner", "kind", "status", "finished_at"])
+    if match.tournament_id:
+        _settle_tournament(match.tournament)
+
+
+def reopen_last_frame(*, match, user):
+    """Takes back the end of a finished match: its last frame is in progress again (the
+    marker can then undo strokes in it) and the match with it. For a tournament match the
+    bracket rolls back with it, refused with the reason if a later match depends on it."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != MatchStatus.FINISHED or locked.kind != ResultKind.PLAYED:
+            raise MatchError(_("Only a finished, played match can be reopened."))
+        if locked.tournament_id:
+            check_undo(locked)
+        last = selectors.current_frame(locked)
+        if last is None:
+            raise MatchError
+        try:
+            game_services.reopen_game(game=last.game, user=user)
+        except game_services.GameError as error:
+            raise MatchError(error.message) from None
+        locked.status = MatchStatus.IN_PROGRESS
+        locked.finished_at = None
+        locked.score_a = locked.score_b = None
+        locked.winner = ""
+        locked.save(update_fields=["status", "finished_at", "score_a", "score_b", "winner"])
+        if locked.tournament_id:
+            Tournament.objects.filter(pk=locked.tournament_id).update(
+                status=TournamentStatus.RUNNING
+            )
+    return locked
+
+
+def abandon_match(*, match, user):
+    """Stops a match without a result (its frame in play is abandoned; the table is free)."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != MatchStatus.IN_PROGRESS:
+            raise MatchError(_("This match is over."))
+        for game in Game.objects.filter(match_frame__match=locked, status=GameStatus.IN_PROGRESS):
+            game_services.abandon_game(game=game, user=user)
+        locked.status = MatchStatus.ABANDONED
+        locked.finished_at = timezone.now()
+        locked.save(update_fields=["status", "finished_at"])
+    return locked
+
+
+def check_undo(match):
+    """Raises MatchError with the bracket's reason if a later match depends on ``match``."""
+    tournament = match.tournament
+    matches = selectors.tournament_matches(tournament)
+    started = [k for k, m in matches.items() if m.status == MatchStatus.IN_PROGRESS]
+    try:
+        brackets.check_undo(
+            selectors.bracket_of(tournament),
+            selectors.results_of(matches),
+            match.bracket_key,
+            started,
+        )
+    except brackets.BracketError as error:
+        raise MatchError(render_message(error.message)) from None
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+class TournamentError(MatchError):
+    pass
+
+
+def _tournament_locked(tournament):
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def add_entrant(*, tournament, player=None, guest_name=""):
+    """Enters a roster player or a guest while entries are open."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("Entries are closed: the tournament has started."))
+        guest_name = (guest_name or "").strip()
+        if player is None and not guest_name:
+            raise TournamentError(_("Choose a player or type a guest's name."))
+        if player is not None and not player.is_active:
+            raise TournamentError(
+                gettext("%(name)s is not on the active roster.") % {"name": player}
+            )
+        if player is not None and locked.entrants.filter(player=player).exists():
+            raise TournamentError(_("This player is already entered."))
+        if locked.entrants.count() >= brackets.MAX_ENTRANTS:
+            raise TournamentError(
+                gettext("A tournament takes at most %(n)d entrants.") % {"n": brackets.MAX_ENTRANTS}
+            )
+        if len(guest_name) > 150:
+            raise TournamentError(_("A guest's name is too long."))
+        return Entrant.objects.create(
+            tournament=locked, player=player, guest_name="" if player else guest_name
+        )
+
+
+def remove_entrant(*, entrant):
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("Entries are closed: the tournament has started."))
+        Entrant.objects.filter(pk=entrant.pk).delete()
+
+
+def seed_order(tournament, entrants, method, manual=None, draw_seed=None):
+    """The entrants in seed order (1 first) by rating, by hand or by the draw's number."""
+    if method == Seeding.MANUAL:
+        order = {pk: position for position, pk in enumerate(manual or [])}
+        if sorted(order) != sorted(e.pk for e in entrants):
+            raise TournamentError(_("Give every entrant a different seed."))
+        return sorted(entrants, key=lambda e: order[e.pk])
+    if method == Seeding.DRAW:
+        ordered = sorted(entrants, key=lambda e: e.pk)
+        return [ordered[i] for i in brackets.random_draw(len(ordered), draw_seed)]
+    ratings = rating.ratings_for(tournament.variant)
+    return sorted(
+        entrants,
+        key=lambda e: (-(ratings.rating(e.player_id) if e.player_id else rating.INITIAL), e.name),
+    )
+
+
+def start_tournament(*, tournament, method, manual=None, draw_seed=None):
+    """Closes the entries: seeds everyone and draws the bracket. Refused while it cannot be
+    drawn (too few or too many entrants, groups that do not fit)."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("The tournament has already started."))
+        entrants = list(locked.entrants.select_related("player"))
+        try:
+            brackets.build(locked.format, len(entrants), locked.groups, locked.advance)
+        except brackets.BracketError as error:
+            raise TournamentError(render_message(error.message)) from None
+        if method == Seeding.DRAW and draw_seed is None:
+            draw_seed = secrets.randbelow(1_000_000)
+        ordered = seed_order(locked, entrants, method, manual, draw_seed)
+        for seed, entrant in enumerate(ordered, start=1):
+            Entrant.objects.filter(pk=entrant.pk).update(seed=seed)
+        locked.seeding = method
+        locked.draw_seed = draw_seed if method == Seeding.DRAW else None
+        locked.status = TournamentStatus.RUNNING
+        locked.save(update_fields=["seeding", "draw_seed", "status"])
+    return locked
+
+
+def _ready_spec(tournament, key):
+    """The engine's state of match ``key``, which must be ready and not started yet."""
+    view = selectors.tournament_view(tournament)
+    item = view.by_key.get(key)
+    if item is None:
+        raise TournamentError(_("No such match in this tournament."))
+    if item.status != "ready":
+        raise TournamentError(_("This match is not ready to be played."))
+    return view, item
+
+
+def start_tournament_match(*, tournament, key, table, marker):
+    """Calls a ready match to a free table: its first frame starts there at once, so the
+    marker's table page opens its console. Nobody plays two matches at once."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        view, item = _ready_spec(locked, key)
+        busy = {e for m in view.items if m.status == "in_progress" for e in (m.seed_a, m.seed_b)}
+        if item.seed_a in busy or item.seed_b in busy:
+            raise TournamentError(_("A player of this match is playing another one."))
+        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        try:
+            return start_match(
+                table=table,
+                variant=locked.variant,
+                a=entrant_a.player or entrant_a.guest_name,
+                b=entrant_b.player or entrant_b.guest_name,
+                race_to=locked.race_for(item.spec.bracket),
+                marker=marker,
+                break_rule=locked.break_rule,
+                settings=locked.settings,
+                tournament=locked,
+                bracket_key=key,
+                entrant_a=entrant_a,
+                entrant_b=entrant_b,
+            )
+        except ValidationError as error:
+            raise TournamentError(" ".join(error.messages)) from None
+
+
+def record_walkover(*, tournament, key, winner, kind=ResultKind.WALKOVER, user=None):
+    """A ready match decided without play (неявка): no frames, no rating change."""
+    if winner not in ("a", "b") or kind not in (ResultKind.WALKOVER, ResultKind.WITHDRAWAL):
+        raise TournamentError(_("Choose who goes through."))
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        view, item = _ready_spec(locked, key)
+        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        now = timezone.now()
+        match = Match.objects.create(
+            variant=locked.variant,
+            race_to=locked.race_for(item.spec.bracket),
+            player_a=entrant_a.player,
+            guest_a=entrant_a.guest_name,
+            player_b=entrant_b.player,
+            guest_b=entrant_b.guest_name,
+            status=MatchStatus.FINISHED,
+            finished_at=now,
+            score_a=0,
+            score_b=0,
+            winner=winner,
+            kind=kind,
+            marker=user,
+            tournament=locked,
+            bracket_key=key,
+            entrant_a=entrant_a,
+            entrant_b=entrant_b,
+        )
+        _settle_tournament(locked)
+    return match
+
+
+def undo_walkover(*, match):
+    """Takes a walkover back (the match is ready again) if nothing depends on it yet."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        if locked.status != MatchStatus.FINISHED or locked.kind == ResultKind.PLAYED:
+            raise TournamentError(_("This is not a walkover."))
+        check_undo(locked)
+        locked.status = MatchStatus.ABANDONED
+        locked.save(update_fields=["status"])
+        Tournament.objects.filter(pk=locked.tournament_id).update(status=TournamentStatus.RUNNING)
+
+
+def withdraw(*, entrant):
+    """The entrant leaves: every later match of his is lost by withdrawal (derived)."""
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if (
+            Match.objects.filter(tournament=locked, status=MatchStatus.IN_PROGRESS)
+            .filter(Q(entrant_a=entrant) | Q(entrant_b=entrant))
+            .exists()
+        ):
+            raise TournamentError(_("He is playing a match now: finish or abandon it first."))
+        Entrant.objects.filter(pk=entrant.pk).update(withdrawn=True)
+        _settle_tournament(locked)
+
+
+def set_hold(*, tournament, key, held):
+    """Holds a match back from the queue (or lets it go)."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.RUNNING:
+            raise TournamentError(_("The tournament is not running."))
+        if key not in {m.key for m in selectors.bracket_of(locked).matches}:
+            raise TournamentError(_("No such match in this tournament."))
+        keys = [k for k in locked.held if k != key]
+        if held:
+            keys.append(key)
+        locked.held = keys
+        locked.save(update_fields=["held"])
+
+
+def _settle_tournament(tournament):
+    """The tournament is finished once its bracket is (the state is derived; this flag lists
+    it among the finished ones)."""
+    finished = selectors.tournament_view(tournament).state.finished
+    status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
+    if tournament.status != status and tournament.status != TournamentStatus.DRAFT:
+        Tournament.objects.filter(pk=tournament.pk).update(status=status)

@@ -1,0 +1,122 @@
+"""Matches: the marker starts one (instead of a single frame), goes from frame to frame with
+one tap, reopens a last frame recorded wrongly; anyone reads a match's page."""
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from clubsite.roles import can_record_games, marker_required
+from games import services as game_services
+from games.models import Game, GameStatus
+from tables.models import Table
+from tournaments import selectors, services
+from tournaments.forms import MatchForm
+from tournaments.models import Match
+
+NEW = "tournaments/matches/new.html"
+DETAIL = "tournaments/matches/detail.html"
+
+
+@marker_required
+@require_http_methods(["GET", "POST"])
+def new(request):
+    """Start a match; ``?table=<number>`` fixes the table; changing the game re-renders."""
+    number = request.GET.get("table", "")
+    table = None
+    if number:
+        if not number.isdigit():
+            raise Http404
+        table = get_object_or_404(Table, number=int(number))
+    if request.method == "POST" and request.POST.get("op") == "start":
+        form = MatchForm(request.POST, table=table)
+        if form.is_valid():
+            try:
+                match = services.start_match(**form.start_arguments(), marker=request.user)
+            except ValidationError as error:
+                form.add_service_errors(error)
+            else:
+                frame = selectors.current_frame(match)
+                return redirect("games:console", pk=frame.game_id)
+        status = 400
+    elif request.method == "POST":  # another game chosen: its settings, nothing validated
+        form = MatchForm(initial=request.POST.dict(), table=table)
+        status = 200
+    else:
+        form = MatchForm(table=table)
+        status = 200
+    return render(request, NEW, {"form": form, "table": table}, status=status)
+
+
+@require_GET
+def detail(request, pk):
+    try:
+        match = selectors.match_with_frames(pk)
+    except Match.DoesNotExist:
+        raise Http404 from None
+    frames = list(match.frames.all())
+    score = selectors.match_score(match, frames)
+    rows = [{"frame": f, "winner": selectors.frame_winner(f)} for f in frames]
+    context = {
+        "match": match,
+        "score": score,
+        "rows": rows,
+        "can_record": can_record_games(request.user),
+        "open_frame": next((f for f in frames if f.game.status == GameStatus.IN_PROGRESS), None),
+    }
+    return render(request, DETAIL, context)
+
+
+@marker_required
+@require_POST
+def next_frame(request, pk):
+    """One tap: saves the frame in play (when it is over) and starts the next one."""
+    match = get_object_or_404(Match, pk=pk)
+    game_id, seq = request.POST.get("game", ""), request.POST.get("seq", "")
+    try:
+        if game_id:
+            if not (game_id.isdigit() and seq.isdigit()):
+                raise services.MatchError
+            game = get_object_or_404(Game, pk=int(game_id), match_frame__match=match)
+            match, new_game = services.finish_frame_and_continue(
+                game=game, expected_seq=int(seq), marker=request.user
+            )
+        else:
+            new_game = services.next_frame(match=match, marker=request.user)
+    except (services.MatchError, game_services.GameError) as error:
+        messages.error(request, str(error.message))
+        return redirect("tournaments:match", pk=match.pk)
+    if new_game is None:
+        messages.success(request, _("The match is over."))
+        return redirect("tournaments:match", pk=match.pk)
+    return redirect("games:console", pk=new_game.pk)
+
+
+@marker_required
+@require_POST
+def reopen(request, pk):
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        match = services.reopen_last_frame(match=match, user=request.user)
+    except services.MatchError as error:
+        messages.error(request, str(error.message))
+        return redirect("tournaments:match", pk=match.pk)
+    frame = selectors.current_frame(match)
+    messages.success(request, _("The last frame is open again: undo what was recorded wrongly."))
+    return redirect(reverse("games:console", args=[frame.game_id]))
+
+
+@marker_required
+@require_POST
+def abandon(request, pk):
+    match = get_object_or_404(Match, pk=pk)
+    try:
+        services.abandon_match(match=match, user=request.user)
+    except services.MatchError as error:
+        messages.error(request, str(error.message))
+    else:
+        messages.success(request, _("The match was abandoned; the table is free."))
+    return redirect("tournaments:match", pk=match.pk)
