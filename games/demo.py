@@ -126,7 +126,8 @@ def showcase(key, index, roster):
     ``how`` is "undo" (strokes undone along the way), "abandon" or None."""
     variant = rules.get_variant(key)
     seats = [(3 * index + i) % roster for i in range(variant.min_seats)]
-    longest = [roster - 1] + seats[1:]  # the last demo player has the longest name
+    others = [i for i in dict.fromkeys(seats + list(range(roster))) if i != roster - 1]
+    longest = [roster - 1] + others[: variant.min_seats - 1]  # the last has the longest name
     games = [(key, {}, longest, "undo"), (key, {}, seats[::-1], "abandon")]
     if key in HANDICAPS:
         games.append((key, HANDICAPS[key], seats, None))
@@ -135,7 +136,8 @@ def showcase(key, index, roster):
 
 # The game left in progress at each game's table: seat indexes into the roster (players
 # already at another table are replaced by guests) and strokes recorded so far. A game not
-# listed: its fewest players, a dozen strokes.
+# listed is played by guests (the rest of the roster stays free for the demo tournaments),
+# a dozen strokes.
 IN_PROGRESS = {
     "cork": ([12, 1, 3, 5, 10, 6], 9),  # six players, the longest names: the wall's big tile
     "clockwise": ([0, 2], 7),
@@ -147,7 +149,9 @@ IN_PROGRESS_SETTINGS = {"cue_run": HANDICAPS["cue_run"]}  # the board's adjusted
 def in_progress_seats(key, players, busy):
     """The players of a game left in progress, none of them already at another table."""
     variant = rules.get_variant(key)
-    indexes, strokes = IN_PROGRESS.get(key, (range(variant.min_seats), 12))
+    if key not in IN_PROGRESS:
+        return [f"Гость {n}" for n in range(1, variant.min_seats + 1)], 12
+    indexes, strokes = IN_PROGRESS[key]
     seats = []
     for number, index in enumerate(indexes, start=1):
         free = [p for p in players[index:] + players[:index] if p.pk not in busy]

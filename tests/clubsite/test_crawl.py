@@ -29,7 +29,10 @@ from games.models import Game, GameStatus
 pytestmark = pytest.mark.django_db
 
 SKIPPED = re.compile(r"/logout/|/delete/|^/static/")
-GAME_IN_PATH = re.compile(r"/games?/(\d+)/")  # /games/5/, /marker/games/5/, /admin/games/game/5/
+GAME_IN_PATH = re.compile(r"/games?/(\d+)/")
+TABLE_BOARD = re.compile(
+    r"/tables/(\d+)/board/"
+)  # /games/5/, /marker/games/5/, /admin/games/game/5/
 PER_VIEW = 15  # pages of one view without a query string (every player, every table)
 PER_ADMIN_VIEW = 4  # pages of one view of the Django admin
 PER_QUERY = 4  # pages of one view with a query string (sort orders, filters, pages)
@@ -95,6 +98,9 @@ class Crawl:
     def __init__(self, client, games):
         self.client = client
         self.games = games  # pk -> (variant key, states)
+        self.playing = dict(  # table number -> its game in progress
+            Game.objects.filter(status=GameStatus.IN_PROGRESS).values_list("table__number", "pk")
+        )
         self.seen = set()
         self.per_kind = Counter()
         self.failures = []
@@ -158,14 +164,20 @@ class Crawl:
         return parser.links
 
     def note_game_page(self, url, response):
-        """Remembers a game's own page (the record), by variant and state."""
-        game = GAME_IN_PATH.search(url)
-        if response.status_code != 200 or not game or int(game[1]) not in self.games:
+        """Remembers a game's own page (its record, or the board of the table it is being
+        played on), by variant and state."""
+        path = urlsplit(url).path
+        game = GAME_IN_PATH.search(path)
+        board = TABLE_BOARD.fullmatch(path)
+        if board and int(board[1]) in self.playing:
+            pk = self.playing[int(board[1])]
+        elif game and path == f"/games/{game[1]}/":
+            pk = int(game[1])
+        else:
             return
-        if urlsplit(url).path != f"/games/{game[1]}/":
-            return
-        variant, states = self.games[int(game[1])]
-        self.game_pages.update((variant, state) for state in states)
+        if response.status_code == 200 and pk in self.games:
+            variant, states = self.games[pk]
+            self.game_pages.update((variant, state) for state in states)
 
 
 @pytest.fixture(scope="module")
