@@ -10,6 +10,7 @@ to every board having received it. Bounded in time; stops by itself; loopback on
 
     .venv/bin/python bench/board_load.py                 # N = 50, 200, 500; 20 s each
     .venv/bin/python bench/board_load.py --tvs 500 --seconds 30 --workers 3 --threads 4
+    .venv/bin/python bench/board_load.py --smoke      # seconds: 5 TVs, 3 s, one worker
 
 DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/luza_boardbench (created and
 migrated if missing; the bench makes its own table, players and games there).
@@ -46,13 +47,23 @@ def parse_args():
     parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker")
     parser.add_argument("--worker-class", default="gthread")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", DEFAULT_DB))
-    return parser.parse_args()
+    parser.add_argument(
+        "--smoke", action="store_true", help="5 TVs for 3 s on one worker: does it still run?"
+    )
+    args = parser.parse_args()
+    if args.smoke:
+        args.tvs, args.seconds, args.warmup, args.stroke_every = "5", 3.0, 1.0, 1.0
+        args.workers, args.threads = 1, 2
+    return args
 
 
 # --- set-up: database, Django in this process (the marker), gunicorn -------------------------
 
 
 def ensure_database(url):
+    """Creates the PostgreSQL database named in ``url`` if missing (SQLite makes its file)."""
+    if not url.startswith("postgres"):
+        return
     import psycopg
 
     parsed = urlparse(url)
@@ -366,7 +377,8 @@ def main():
     server = start_gunicorn(args, port)
     print(
         f"gunicorn {args.worker_class}: {args.workers} workers × {args.threads} threads on "
-        f"{HOST}:{port}; PostgreSQL {urlparse(args.database_url).path.lstrip('/')}; "
+        f"{HOST}:{port}; {urlparse(args.database_url).scheme} "
+        f"{urlparse(args.database_url).path.lstrip('/')}; "
         f"{os.cpu_count()} cores; {args.seconds:.0f} s per N; a stroke every "
         f"{args.stroke_every:g} s",
         flush=True,
@@ -404,6 +416,9 @@ def main():
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
+    if args.smoke:
+        print("smoke run: no verdict")
+        return 0 if all(r["errors"] == 0 and r["strokes"] for r in results) else 1
     target = next((r for r in results if r["n"] == 500), None)
     if target is not None:
         ok = target["lag_p95"] < 1.5 and not target["missed"]

@@ -8,7 +8,7 @@ and the game's log need) over all of them. Target: under 20 µs per event.
 
 Run from the repository root:  .venv/bin/python bench/rules_replay.py
 Smoke mode (what the test suite runs: a few hundred events, one run, no verdict):
-    .venv/bin/python bench/rules_replay.py --quick
+    .venv/bin/python bench/rules_replay.py --smoke   (or --quick)
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def best_time(function, games, variant, repeats=REPEATS) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    quick = "--quick" in (sys.argv[1:] if argv is None else argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in arguments or "--smoke" in arguments
     events, repeats = (300, 1) if quick else (EVENTS, REPEATS)
     print(f"rules replay: {events:,} events per game kind, best of {repeats} runs")
     header = ("game", "games", "events", "replay CPU µs/event", "log CPU µs/event")

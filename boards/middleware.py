@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import get_language_from_request
 
 from boards import polls
+from clubsite.parsing import parse_id
 
 
 class BoardPollMiddleware:
@@ -31,10 +32,12 @@ class BoardPollMiddleware:
             return None
         if self._board_path is None:  # the URLconf's own route, e.g. ^/tables/(\d+)/board/$
             sample = reverse("games:board", args=[123456789])
-            pattern = re.escape(sample).replace("123456789", r"(\d+)")
+            pattern = re.escape(sample).replace("123456789", r"([0-9]+)")
             self._board_path = re.compile(f"^{pattern}$")
         match = self._board_path.match(request.path)
-        return int(match.group(1)) if match else None
+        if match is None or "\x00" in request.GET["fp"]:
+            return None  # the view answers (a NUL: clubsite.middleware.RejectNulMiddleware)
+        return parse_id(match.group(1))
 
     def __call__(self, request):
         number = self.board_number(request)

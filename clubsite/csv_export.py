@@ -1,13 +1,46 @@
-"""CSV downloads that Excel opens with Cyrillic intact: UTF-8 with a byte-order mark."""
+"""CSV downloads that Excel opens with Cyrillic intact (UTF-8 with a byte-order mark) and
+that cannot carry a formula.
+
+A spreadsheet runs a cell that starts with ``=``, ``+``, ``-`` or ``@`` (or a tab or carriage
+return before one) as a formula: a guest named ``=HYPERLINK("http://…","x")`` would become a
+live link in the admin's Excel. Every cell goes through ``safe_cell``: such text gets a
+leading ``'`` (the spreadsheets' "this is text" mark), while true numbers — ints, floats and
+decimals passed as numbers, such as a score of -53 — are written as they are. The roster's
+import takes the mark off again (``unmark_cell``), so an export imports unchanged.
+"""
 
 import csv
 import io
+from decimal import Decimal
 
 from django.http import HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 
 BOM = "\ufeff"
 CONTENT_TYPE = "text/csv; charset=utf-8"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+TEXT_MARK = "'"
+
+
+def safe_cell(value):
+    """``value`` as a CSV cell no spreadsheet reads as a formula (numbers stay numbers)."""
+    if value is None:
+        return ""
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    return TEXT_MARK + text if text.startswith(FORMULA_STARTS) else text
+
+
+def safe_row(row):
+    return [safe_cell(value) for value in row]
+
+
+def unmark_cell(text):
+    """A cell read back from one of these files: without the mark ``safe_cell`` added."""
+    if text.startswith(TEXT_MARK) and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
 
 
 def csv_text(header, rows):
@@ -15,8 +48,8 @@ def csv_text(header, rows):
     buffer = io.StringIO()
     buffer.write(BOM)
     writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow(safe_row(header))
+    writer.writerows(safe_row(row) for row in rows)
     return buffer.getvalue()
 
 
@@ -33,9 +66,9 @@ def streamed_csv_response(basename, header, rows):
     writer = csv.writer(_Echo())
 
     def lines():
-        yield BOM + writer.writerow(header)
+        yield BOM + writer.writerow(safe_row(header))
         for row in rows:
-            yield writer.writerow(row)
+            yield writer.writerow(safe_row(row))
 
     return _attachment(StreamingHttpResponse(lines(), content_type=CONTENT_TYPE), basename)
 

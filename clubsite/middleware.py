@@ -1,6 +1,8 @@
 from django.conf import settings
 from django.utils import translation
 
+from clubsite.views import bad_request
+
 
 class LanguageFromQueryMiddleware:
     """``?lang=ru`` or ``?lang=en`` on any page picks its language and remembers it.
@@ -31,3 +33,28 @@ class LanguageFromQueryMiddleware:
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
         return response
+
+
+class RejectNulMiddleware:
+    """A query or form parameter holding a NUL character is refused with a 400.
+
+    No field of the site accepts one, PostgreSQL refuses it in text, and Django's form fields
+    reject it too — but not every view reads its input through a form. Checked here once, for
+    every key and value of GET and POST, after authentication so that the error page shows
+    the usual menu.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if has_nul(request.GET) or (request.method == "POST" and has_nul(request.POST)):
+            return bad_request(request)
+        return self.get_response(request)
+
+
+def has_nul(query_dict):
+    return any(
+        "\x00" in key or any("\x00" in value for value in values)
+        for key, values in query_dict.lists()
+    )

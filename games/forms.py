@@ -11,6 +11,7 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.parsing import parse_id
 from games import rules
 from games.i18n import render_message
 from games.models import default_variant, variant_choices
@@ -25,8 +26,8 @@ PLAYER, GUEST = "p:", "g:"
 def parse_seat_token(token):
     """``p:<pk>`` -> the pk (int), ``g:<name>`` -> the name (str, stripped, maybe empty),
     anything else -> None. The one reader of the seat tokens the start form posts."""
-    if token.startswith(PLAYER) and token[2:].isdigit():
-        return int(token[2:])
+    if token.startswith(PLAYER):
+        return parse_id(token[len(PLAYER) :])  # None for "p:²" or five thousand digits
     if token.startswith(GUEST):
         return token[2:].strip()
     return None
@@ -198,7 +199,7 @@ class StartGameForm(forms.Form):
         """
         tokens = list(data.getlist("seats"))
         action, _sep, arg = op.partition(":")
-        index = int(arg) if arg.isdigit() else None
+        index = parse_id(arg)
         if action == "add" and index is not None and f"{PLAYER}{index}" not in tokens:
             tokens.append(f"{PLAYER}{index}")
         elif action in ("guest", "enter") and data.get("guest", "").strip():

@@ -26,13 +26,6 @@ class PlayerForm(forms.ModelForm):
             self._update_errors(error)
 
 
-class PlayerImportForm(PlayerForm):
-    """One CSV row, validated exactly as the roster's form validates a player."""
-
-    class Meta(PlayerForm.Meta):
-        fields = PLAYER_FIELDS + ["is_active"]
-
-
 class PlayerFilterForm(forms.Form):
     q = forms.CharField(label=_("Search"), required=False)
     status = forms.ChoiceField(

@@ -1,11 +1,13 @@
 import re
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 PHONE_CHARS = re.compile(r"^\+?[0-9 ()\-]+$")
+NOTES_MAX_LENGTH = 2000  # a few paragraphs; the forms, the admin and the CSV import refuse more
 
 
 def validate_phone(value):
@@ -58,7 +60,12 @@ class Player(models.Model):
         _("skill class"), max_length=8, choices=SkillClass.choices, default=SkillClass.NOVICE
     )
     is_active = models.BooleanField(_("active"), default=True)
-    notes = models.TextField(_("notes"), blank=True)
+    notes = models.TextField(
+        _("notes"),
+        blank=True,
+        max_length=NOTES_MAX_LENGTH,  # for the forms; the validator for anything else
+        validators=[MaxLengthValidator(NOTES_MAX_LENGTH)],
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
     # Derived on save from the name, nickname, phone and email: what the live search matches.
@@ -85,12 +92,17 @@ class Player(models.Model):
         return self.display_name
 
     def save(self, *args, **kwargs):
-        self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
-        self.name_key = name_key_for(self.full_name, self.nickname)
+        self.derive_keys()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "search_text", "name_key"}
         super().save(*args, **kwargs)
+
+    def derive_keys(self):
+        """What the search and the unique name match: set on every save (call it yourself
+        before bulk_create or bulk_update, which do not save)."""
+        self.search_text = search_key(self.full_name, self.nickname, self.phone, self.email)
+        self.name_key = name_key_for(self.full_name, self.nickname)
 
     @property
     def display_name(self):

@@ -1,6 +1,6 @@
 """Reads of the players roster."""
 
-from players.models import Player, name_key_for, search_key
+from players.models import Player, search_key
 
 ACTIVE = "active"
 INACTIVE = "inactive"
@@ -19,10 +19,16 @@ def search_players(query="", status=ACTIVE):
     return players
 
 
-def find_by_name(full_name, nickname):
-    """The player a CSV row names: the active one, else the most recently changed inactive one."""
-    return (
-        Player.objects.filter(name_key=name_key_for(full_name, nickname))
-        .order_by("-is_active", "-updated_at", "-pk")
-        .first()
-    )
+def find_by_names(keys, chunk=500):
+    """The players CSV rows name: {name key: player} for the keys (``name_key_for``) that
+    name one — the active player, else the most recently changed inactive one. A query per
+    ``chunk`` keys, not one per row."""
+    keys = list(dict.fromkeys(keys))
+    found = {}
+    for start in range(0, len(keys), chunk):
+        players = Player.objects.filter(name_key__in=keys[start : start + chunk]).order_by(
+            "-is_active", "-updated_at", "-pk"
+        )
+        for player in players:
+            found.setdefault(player.name_key, player)  # the first in that order
+    return found

@@ -12,15 +12,24 @@ def has_game_in_progress(table):
     return Game.objects.in_progress_on(table).exists()
 
 
+def check_in_play_rule(table):
+    """The rule every write of a table obeys, on the pages and in the Django admin alike: a
+    table with a game in progress stays active and in service (``table`` as it would be
+    saved). Raises a translated ValidationError."""
+    in_use = table.is_active and not table.out_of_service
+    if table.pk is not None and not in_use and has_game_in_progress(table):
+        raise ValidationError(
+            _("Table %(number)d has a game in progress.") % {"number": table.number},
+            code="in_play",
+        )
+
+
 @transaction.atomic
 def set_table_active(table, active):
     """Retire a table from the club (or bring it back); not while a game is being played."""
     table = Table.objects.select_for_update().get(pk=table.pk)
-    if not active and has_game_in_progress(table):
-        raise ValidationError(
-            _("Table %(number)d has a game in progress.") % {"number": table.number}
-        )
     table.is_active = active
+    check_in_play_rule(table)
     table.save(update_fields=["is_active"])
     return table
 
@@ -29,10 +38,17 @@ def set_table_active(table, active):
 def set_out_of_service(table, out_of_service):
     """Put a table out of service (cloth, cushions…) or back; not while a game is being played."""
     table = Table.objects.select_for_update().get(pk=table.pk)
-    if out_of_service and has_game_in_progress(table):
-        raise ValidationError(
-            _("Table %(number)d has a game in progress.") % {"number": table.number}
-        )
     table.out_of_service = out_of_service
+    check_in_play_rule(table)
     table.save(update_fields=["out_of_service"])
+    return table
+
+
+@transaction.atomic
+def save_table(table):
+    """Save a table edited as a whole (the Django admin's forms), under the same rule."""
+    if table.pk is not None:
+        Table.objects.select_for_update().filter(pk=table.pk).exists()  # lock the row
+    check_in_play_rule(table)
+    table.save()
     return table

@@ -45,11 +45,16 @@ Helpers for the game modules (bottom of this file)
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 _T = TypeVar("_T")
+# A whole number as people and forms send it: ASCII digits only ("²" passes str.isdigit()
+# but not int()), and no more of them than a 64-bit column holds. The engine imports nothing
+# from the site, so it has this one check of its own (the site's is clubsite.parsing).
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 
 
 def gettext_noop(msgid: str) -> str:
@@ -175,7 +180,7 @@ def _whole_number(value: Any) -> int:
         raise TypeError(value)
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()):
         return int(value)
     raise ValueError(value)
 
@@ -488,13 +493,10 @@ def _clean_value(f: SettingField, raw: Any) -> tuple[Any, Message | None]:
             gettext_noop("Choose one of: %(choices)s."), {"choices": ", ".join(codes)}
         )
     # "int"
-    if isinstance(raw, bool) or not isinstance(raw, int | str):
+    try:
+        raw = _whole_number(raw)
+    except (TypeError, ValueError):
         return None, Message(gettext_noop("Enter a whole number."))
-    if isinstance(raw, str):
-        text = raw.strip()
-        if not text.lstrip("-").isdigit():
-            return None, Message(gettext_noop("Enter a whole number."))
-        raw = int(text)
     if f.min_value is not None and raw < f.min_value:
         return None, Message(gettext_noop("Must be at least %(min)s."), {"min": f.min_value})
     if f.max_value is not None and raw > f.max_value:

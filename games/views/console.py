@@ -17,7 +17,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.htmx import page_or_partial
+from clubsite.parsing import parse_id
 from clubsite.roles import marker_required
+from clubsite.views import bad_request
 from games import rules, selectors, services
 from games.console import console_context, shown_version
 from games.forms import StartGameForm, seated_player_ids
@@ -188,11 +190,11 @@ def _write(request, pk, service, done=None, **kwargs):
 
     The service reads and locks the game row itself, so the game is not read before.
     """
-    seq = request.POST.get("seq", "")
+    seq = parse_id(request.POST.get("seq", ""))
+    if seq is None:  # not what a console sends
+        return bad_request(request)
     try:
-        if not seq.isdigit():
-            raise services.StaleEvent
-        game = service(game=Game(pk=pk), expected_seq=int(seq), user=request.user, **kwargs)
+        game = service(game=Game(pk=pk), expected_seq=seq, user=request.user, **kwargs)
     except Game.DoesNotExist:
         raise Http404 from None
     except services.GameError as error:

@@ -53,32 +53,30 @@ def games_csv(request):
     labels = {value: str(label) for value, label in variant_choices()}
     outcome_labels = {value: str(label) for value, label in Outcome.choices}
     draw_labels = {value: str(label) for value, label in DRAW_LABELS.items()}
-    header = [
-        _("Game"),
-        _("Finished"),
-        _("Table"),
-        _("Game type"),
-        _("Players"),
-        _("Outcomes"),
-        _("Scores"),
-        _("Winners"),
-        _("Draw"),
-        _("Link"),
-    ]
+    # Each seat in two columns of its own, the score as a number (a spreadsheet sums it).
+    seat_columns = max(variant.max_seats for variant in rules.VARIANTS.values())
+    header = [_("Game"), _("Finished"), _("Table"), _("Game type")]
+    for number in range(1, seat_columns + 1):
+        header += [_("Player %(number)d") % {"number": number}]
+        header += [_("Score %(number)d") % {"number": number}]
+    header += [_("Outcomes"), _("Winners"), _("Draw"), _("Link")]
 
     def rows():
         for _game_id, game_seats in groupby(seats.iterator(chunk_size=2000), key=_game_of):
             game_seats = list(game_seats)
             game = game_seats[0].game
             result = game.result or {}
-            yield [
+            line = [
                 game.pk,
                 timezone.localtime(game.finished_at).strftime("%Y-%m-%d %H:%M"),
                 game.table.number,
                 labels.get(game.variant, game.variant),
-                " / ".join(seat.name for seat in game_seats),
+            ]
+            for index in range(seat_columns):
+                seat = game_seats[index] if index < len(game_seats) else None
+                line += [seat.name, seat.score] if seat else ["", None]
+            yield line + [
                 " / ".join(outcome_labels.get(seat.outcome, "") for seat in game_seats),
-                " / ".join("" if seat.score is None else str(seat.score) for seat in game_seats),
                 " / ".join(s.name for s in game_seats if s.outcome in (Outcome.WIN, Outcome.DRAW)),
                 draw_labels.get(result.get("draw"), ""),
                 request.build_absolute_uri(reverse("games:detail", args=[game.pk])),
@@ -125,8 +123,8 @@ def _game_of(seat):
 
 
 def _csv_number(value):
-    if value is None:
-        return ""
+    """A figure as a number (two decimals at most; 50.0 is 50), so it stays a number."""
     if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
+        value = round(value, 2)
+        return int(value) if value.is_integer() else value
     return value

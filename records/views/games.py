@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from clubsite.htmx import page_or_partial
+from clubsite.roles import marker_required
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.i18n import render_message
@@ -189,6 +190,7 @@ def sort_link(query, column, sort, desc):
 # --- handicap hint ---------------------------------------------------------------------------
 
 
+@marker_required
 @require_GET
 def handicap_hint(request):
     """A fragment for the start form: the suggested handicap for the chosen players and game.

@@ -164,7 +164,7 @@ def test_the_fast_path_leaves_other_requests_alone(client, table, marker_user):
     assert client.get(BOARD, {"fp": "x"}).status_code == 200  # not htmx: the page
     response = client.post(BOARD + "?fp=free", headers={"HX-Request": "true"})
     assert response.status_code == 405  # a post is never a poll
-    assert poll(client, "/tables/77/board/", "free").status_code == 204  # unknown: nothing
+    assert poll(client, "/tables/77/board/", "free").status_code == 404  # no such table
 
 
 def test_a_change_already_rendered_for_one_tv_is_sent_to_the_next_on_the_fast_path(

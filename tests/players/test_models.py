@@ -165,3 +165,10 @@ def test_reactivating_refuses_a_name_taken_by_an_active_player():
         services.set_player_active(old, True)
     old.refresh_from_db()
     assert not old.is_active
+
+
+def test_notes_are_limited_to_2000_characters_in_model_validation():
+    Player(full_name="Иван", notes="x" * 2000).full_clean()
+    with pytest.raises(ValidationError) as error:
+        Player(full_name="Иван", notes="x" * 2001).full_clean()
+    assert "notes" in error.value.message_dict

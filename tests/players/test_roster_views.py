@@ -142,6 +142,7 @@ def test_create_a_player(admin_client):
         ("phone", "123"),
         ("email", "not-an-email"),
         ("skill_class", "grandmaster"),
+        ("notes", "x" * 2001),  # notes are limited to 2,000 characters
     ],
 )
 def test_bad_input_is_shown_inline_and_nothing_saved(admin_client, field, value):

@@ -7,6 +7,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
+from clubsite.csv_export import safe_cell
+from games import rules
 from tests.factories import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
 
 pytestmark = pytest.mark.django_db
@@ -52,30 +54,26 @@ def test_games_csv(client, games):
     ann, bob, (g1, g2, g3) = games
     rows = read_csv(client.get(reverse("games:games_csv"), HTTP_ACCEPT_LANGUAGE="en"))
     header, body = rows[0], rows[1:]
-    assert header == [
-        "Game",
-        "Finished",
-        "Table",
-        "Game type",
-        "Players",
-        "Outcomes",
-        "Scores",
-        "Winners",
-        "Draw",
-        "Link",
-    ]
+    seats = max(variant.max_seats for variant in rules.VARIANTS.values())
+    assert header == (
+        ["Game", "Finished", "Table", "Game type"]
+        + [column for n in range(1, seats + 1) for column in (f"Player {n}", f"Score {n}")]
+        + ["Outcomes", "Winners", "Draw", "Link"]
+    )
     assert [r[0] for r in body] == [str(g1.pk), str(g2.pk), str(g3.pk)]  # oldest first
-    assert body[0][1:8] == [
+    first = dict(zip(header, body[0], strict=True))
+    assert [first[c] for c in ("Finished", "Table", "Game type")] == [
         "2025-03-10 18:00",
         "2",
         "Cork (Probka)",
-        "Аня / Bob / Gus",
-        "Win / Loss / Loss",
-        "100 / -20 / 1",
-        "Аня",
     ]
-    assert body[1][7:9] == ["Аня / Bob", "normal draw"]
-    assert body[2][9] == f"http://testserver/games/{g3.pk}/"
+    # Each player and his score in columns of their own; a negative score stays a number.
+    assert [first[f"Player {n}"] for n in (1, 2, 3, 4)] == ["Аня", "Bob", "Gus", ""]
+    assert [first[f"Score {n}"] for n in (1, 2, 3, 4)] == ["100", "-20", "1", ""]
+    assert [first[c] for c in ("Outcomes", "Winners")] == ["Win / Loss / Loss", "Аня"]
+    second = dict(zip(header, body[1], strict=True))
+    assert [second["Winners"], second["Draw"]] == ["Аня / Bob", "normal draw"]
+    assert body[2][-1] == f"http://testserver/games/{g3.pk}/"
 
 
 def test_games_csv_filters(client, games):
@@ -164,3 +162,47 @@ def test_player_statistics_csv_of_every_game(client, games):
     assert ann_cork["Wins"] == "1" and ann_cork["Rating"] == "1516"
     assert ann_cork["Balls clockwise: Points per game"] == ""
     assert lines[("Bob", "Balls clockwise")]["Balls clockwise: Points per game"] == "70"
+
+
+FORMULA = '=HYPERLINK("http://x","x")'
+
+
+def test_exports_cannot_carry_formulas(client, admin_client):
+    """A name a spreadsheet would run is written as text (a leading '); numbers stay numbers."""
+    ann = player(FORMULA, nickname="")
+    finished(
+        "cork",
+        [(ann, "win", 100, cork_stats(won=120)), ("@SUM(A1)", "loss", -53, cork_stats())],
+        at=T0,
+    )
+    rows = read_csv(client.get(reverse("games:games_csv"), HTTP_ACCEPT_LANGUAGE="en"))
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["Player 1"] == "'" + FORMULA and row["Player 2"] == "'@SUM(A1)"
+    assert row["Score 2"] == "-53"  # a true number, not marked
+    assert row["Winners"] == "'" + FORMULA
+    stats = read_csv(client.get(reverse("games:stats_csv"), {"variant": "cork"}))
+    assert [r[1] for r in stats[1:]] == ["'" + FORMULA]
+    roster = admin_client.get(reverse("players:export")).content.decode("utf-8-sig")
+    assert list(csv.reader(io.StringIO(roster)))[1][0] == "'" + FORMULA
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [
+        ("=1+2", "'=1+2"),
+        ("+7 912", "'+7 912"),
+        ("-2", "'-2"),  # text that looks like a number is still text
+        ("@cmd", "'@cmd"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("Анна", "Анна"),
+        ("a=b", "a=b"),
+        ("", ""),
+        (None, ""),
+        (-53, -53),
+        (-1.5, -1.5),
+        (0, 0),
+    ],
+)
+def test_safe_cell(value, cell):
+    assert safe_cell(value) == cell

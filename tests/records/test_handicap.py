@@ -56,7 +56,8 @@ def runs(who, strokes_list, start=T0):
         )
 
 
-def test_cue_run_suggestion_from_average_strokes(client):
+def test_cue_run_suggestion_from_average_strokes(marker_client):
+    client = marker_client
     ann, bob = player("Ann"), player("Bob")
     runs(ann, [17, 16, 18])  # 17.0
     runs(bob, [19, 20, 19, 20, 20])  # 19.6
@@ -141,7 +142,8 @@ def test_cue_vs_hand_falls_back_to_the_sports_class():
     assert not suggest("cue_vs_hand", [f"p:{bob.pk}", f"p:{same.pk}"]).acceptable
 
 
-def test_other_games_get_an_empty_fragment(client):
+def test_other_games_get_an_empty_fragment(marker_client):
+    client = marker_client
     ann, bob = player("Ann"), player("Bob")
     response = client.get(
         reverse("games:handicap_hint"), {"variant": "cork", "seats": [f"p:{ann.pk}", f"p:{bob.pk}"]}

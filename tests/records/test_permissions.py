@@ -22,8 +22,24 @@ def urls():
         reverse("games:leaderboard"),
         reverse("games:games_csv"),
         reverse("games:stats_csv"),
-        reverse("games:handicap_hint") + f"?variant=cue_run&seats=p:{ann.pk}&seats=p:{bob.pk}",
     ]
+
+
+@pytest.fixture
+def hint_url():
+    ann, bob = player("Ann"), player("Bob")
+    return reverse("games:handicap_hint") + f"?variant=cue_run&seats=p:{ann.pk}&seats=p:{bob.pk}"
+
+
+def test_the_handicap_hint_is_for_markers(client, hint_url, plain_user, marker_user, admin_user):
+    """Part of the marker's start form: spectators are sent to log in or refused."""
+    response = client.get(hint_url)
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    client.force_login(plain_user)
+    assert client.get(hint_url).status_code == 403
+    for user in (marker_user, admin_user):
+        client.force_login(user)
+        assert client.get(hint_url).status_code == 200
 
 
 @pytest.mark.parametrize("who", ["anonymous", "plain", "marker", "admin"])
