@@ -104,7 +104,11 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
                 session = services.start_session(table=table, user=user, at=start)
                 mode = modes[sessions % len(modes)]
                 pair = rng.sample(players, 2)
-                if mode == SplitMode.LOSER and table.pk not in busy_tables():
+                if (
+                    mode == SplitMode.LOSER
+                    and table.pk not in busy_tables()
+                    and not busy_players().intersection(p.pk for p in pair)
+                ):
                     game = play(
                         table=table,
                         variant="cork",
@@ -177,6 +181,17 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
         user=user,
     )
     return sessions
+
+
+def busy_players():
+    """The roster players in a game in progress (a player is at one table at a time)."""
+    from games.models import GameStatus, Seat
+
+    return set(
+        Seat.objects.filter(game__status=GameStatus.IN_PROGRESS, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
 
 
 def busy_tables():

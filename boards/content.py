@@ -84,7 +84,7 @@ def game_board(game):
         for i in range(state.seats)
     ]
     latest = replayed.latest_in_force[-TICKER_LENGTH:]
-    ticker = [render_message(entry.description) for entry in reversed(latest)]
+    ticker = [render_message(entry.description, names) for entry in reversed(latest)]
     template = shown.board_template
     return GameBoard(
         game=game,

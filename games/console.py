@@ -7,6 +7,7 @@ renders it after every tap.
 """
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games import rules, selectors
 from games.i18n import render_message
@@ -39,6 +40,7 @@ def console_context(game, *, confirm=None):
     state = replayed.state
     in_progress = game.status == GameStatus.IN_PROGRESS
     seats = selectors.seats_of(game)
+    names = [seat.name for seat in seats]
     rows = [
         {
             "seat": seat,
@@ -57,13 +59,15 @@ def console_context(game, *, confirm=None):
         "rows": rows,
         "turn_name": seats[state.turn].name if seats and not state.finished else "",
         "in_progress": in_progress,
-        "actions": [ActionView(action, variant, shown, state) for action in actions],
+        "actions": [ActionView(action, variant, shown, state, names) for action in actions],
+        "seat_names": names,  # the log and the labels name the players, not "Player 2"
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
         "outcome": _outcome(shown.result(state), state, seats),
         "pocket_map": shown.pocket_map(state),
-        "figures": shown.console_figures(state),
+        "figures": shown.console_named_figures(state, names),
+        "strip": _strip(shown, state, rows, replayed.recent, in_progress),
         "shown": shown_version(game),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
@@ -72,11 +76,11 @@ def console_context(game, *, confirm=None):
 class ActionView:
     """One ``rules.Action`` as buttons and pickers (or as the game's own template)."""
 
-    def __init__(self, action, variant, shown, state):
+    def __init__(self, action, variant, shown, state, names=None):
         self.kind = action.kind
         self.template = shown.action_templates.get(action.kind, "")
         self.extra = shown.action_context(state, action) if self.template else {}
-        self.label = render_message(action.label)
+        self.label = render_message(action.label, names)
         self.fouls = [
             (code, render_message(variant.foul_labels.get(code, rules.Message(code))))
             for code in action.fouls
@@ -91,6 +95,9 @@ class ActionView:
                     "label": render_message(pocket.label),
                     "offered": pocket in offered,
                     "default": pocket == action.default_pocket,
+                    # What the big button says once this pocket is chosen (console.js).
+                    "button_label": _pocket_button_label(action, pocket, self.label),
+                    "wrong": action.default_pocket is not None and pocket != action.default_pocket,
                 }
                 for pocket in POCKET_GRID
             ]
@@ -106,6 +113,30 @@ class ActionView:
         self.pockets_only = details == [False, False, True, False] and not action.default_pocket
         self.count_only = details == [False, False, False, True]
         self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
+
+
+def _pocket_button_label(action, pocket, default_label):
+    """The big button's text when ``pocket`` is chosen: the action's own label for the
+    designated pocket (or when none is designated); for a ball into another pocket, what the
+    rules make of it — it does not count and goes back on the table."""
+    if action.default_pocket is None or pocket == action.default_pocket:
+        return default_label
+    return _("Ball %(ball)s pocketed (%(pocket)s) — wrong pocket: the ball goes back") % {
+        "ball": action.balls[0] if len(action.balls) == 1 else "",
+        "pocket": render_message(pocket.label),
+    }
+
+
+def _strip(shown, state, rows, recent, in_progress):
+    """The sticky strip at the top of the console: whose turn, his score, the game's key
+    figure and the last event — in sight wherever the marker has scrolled to."""
+    turn = next((row for row in rows if row["turn"]), None)
+    return {
+        "name": turn["seat"].name if turn and in_progress and not state.finished else "",
+        "score": turn["score"] if turn else None,
+        "figure": shown.console_key_figure(state),
+        "last": recent[-1] if recent else None,
+    }
 
 
 def _outcome(result, state, seats):

@@ -8,9 +8,13 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import rules
 from games.i18n import lazy_message, render_message
+
+# A game played at a table («партия»), as opposed to a kind of game («игра»).
+PLAYED_GAME = pgettext_lazy("a game played at a table", "game")
 
 
 def variant_choices():
@@ -81,14 +85,19 @@ class Game(models.Model):
     # Never the truth; see games/replay_cache.py.
     replay_cache = models.BinaryField(null=True, blank=True, editable=False)
     rematch_of = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        verbose_name=_("rematch of"),
     )
 
     objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["-started_at"]
-        verbose_name = _("game")
+        verbose_name = PLAYED_GAME
         verbose_name_plural = _("games")
         permissions = [("record_game", _("Can record games as a marker"))]
         constraints = [
@@ -112,7 +121,9 @@ class Game(models.Model):
 class Seat(models.Model):
     """A place in the playing order: a player from the roster, or a guest by name."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=PLAYED_GAME
+    )
     position = models.PositiveSmallIntegerField(_("position"))  # 0-based playing order
     player = models.ForeignKey(
         "players.Player",
@@ -130,6 +141,8 @@ class Seat(models.Model):
 
     class Meta:
         ordering = ["game", "position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
             models.CheckConstraint(
@@ -150,7 +163,9 @@ class Seat(models.Model):
 class Event(models.Model):
     """One thing the marker recorded. Rows are never changed or deleted; an undo is an event."""
 
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="events", verbose_name=PLAYED_GAME
+    )
     seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3, … within the game
     kind = models.CharField(_("kind"), max_length=32)
     payload = models.JSONField(_("details"), default=dict, blank=True)
@@ -166,12 +181,14 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["game", "seq"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="unique_event_seq"),
         ]
 
     def __str__(self):
-        return f"{self.game_id}#{self.seq} {self.kind}"
+        return f"{self.game_id}#{self.seq}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

@@ -86,6 +86,9 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
             Table.objects.select_for_update().filter(pk=table.pk).first()
             if Game.objects.in_progress_on(table).exists():
                 raise ValidationError({"table": BUSY_TABLE})
+            busy = _players_at_other_tables(seats)
+            if busy:
+                raise ValidationError({"seats": busy})
             initial = replay_cache.Replayed.from_log(0, [], rules_variant.initial_state(validated))
             game = Game.objects.create(
                 table=table,
@@ -132,6 +135,32 @@ def _seat_errors(rules_variant, seats):
     if any(len(name) > Seat._meta.get_field("guest_name").max_length for name in guests):
         errors.append(gettext("A guest's name is too long."))
     return errors
+
+
+def _players_at_other_tables(seats):
+    """One message per roster player of ``seats`` who is playing a game in progress (on
+    another table: this one is free by now). The players' rows are locked first, so two
+    starts with the same player on two tables are serialised (on PostgreSQL); a guest's name
+    is free text and is not checked."""
+    ids = [seat.pk for seat in seats if isinstance(seat, Player)]
+    if not ids:
+        return []
+    list(Player.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
+    playing = (
+        Seat.objects.filter(player_id__in=ids, game__status=GameStatus.IN_PROGRESS)
+        .select_related("player", "game__table")
+        .order_by("game__table__number", "position")
+    )
+    messages = []
+    for seat in playing:
+        table = seat.game.table
+        params = {"name": seat.player, "number": table.number, "table_name": table.name}
+        if table.name:
+            text = gettext("%(name)s is already playing at table %(number)s (%(table_name)s).")
+        else:
+            text = gettext("%(name)s is already playing at table %(number)s.")
+        messages.append(text % params)
+    return messages
 
 
 # --- recording -----------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def console_html(client, game):
 
 def scores(html):
     """The scores on the console's scoreboard, in seat order."""
-    return [int(s) for s in re.findall(r"data-score>(-?\d+)<", html)]
+    return [int(s.replace("\u2212", "-")) for s in re.findall(r"data-score>([\u2212-]?\d+)<", html)]
 
 
 def figures(html):

@@ -131,6 +131,8 @@ class Entrant(models.Model):
 
     class Meta:
         ordering = ["tournament", "seed", "pk"]
+        verbose_name = _("entrant")
+        verbose_name_plural = _("entrants")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "player"],
@@ -276,6 +278,8 @@ class Frame(models.Model):
 
     class Meta:
         ordering = ["match", "number"]
+        verbose_name = _("frame")
+        verbose_name_plural = _("frames")
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_frame_number")
         ]

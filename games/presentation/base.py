@@ -15,6 +15,8 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils.translation import gettext_lazy as _
 
+from games.i18n import minus
+
 EVERYTHING = Q()
 
 
@@ -59,6 +61,16 @@ class Presentation:
     def console_figures(self, state) -> list:
         """The game's own figures for the whole game, as (label, value) pairs."""
         return []
+
+    def console_named_figures(self, state, names) -> list:
+        """``console_figures`` where a figure names a player (``names``: the seats' names in
+        playing order); a game whose figures name players overrides this one."""
+        return self.console_figures(state)
+
+    def console_key_figure(self, state):
+        """The one figure the marker needs at every stroke, as (label, value), for the strip
+        at the top of the console (bank, ball on and its pocket, strokes…); None if none."""
+        return None
 
     def console_seat_figures(self, state, seat) -> list:
         """The game's own figures of one seat, as (label, value) pairs."""
@@ -115,8 +127,8 @@ class Presentation:
     # --- the game page (records/templates/records/game_detail.html) ----------------------
 
     def page_seat_text(self, state, seat) -> str:
-        """A seat's figure in the log, after each event."""
-        return str(state.scores[seat])
+        """A seat's figure in the log, after each event (a negative score with U+2212)."""
+        return str(minus(state.scores[seat]))
 
     def page_figures(self, state) -> list:
         """The game's own figures in the log, after each event, as (label, text) pairs."""

@@ -67,6 +67,14 @@ def _ball_on_pocket(state):
 class ClockwisePresentation(Presentation):
     key = clockwise.VARIANT.key
 
+    def console_key_figure(self, state):
+        if state.awaiting_nomination:
+            return (_("Ball on"), _("1 (the opponent nominates its pocket)"))
+        pocket = state.pocket_map.get(state.ball_on) if state.ball_on is not None else None
+        if pocket is None:
+            return (_("Ball on"), state.ball_on or "—")
+        return (_("Ball on"), f"{state.ball_on} → {render_message(pocket.label)}")
+
     def console_figures(self, state):
         figures = [(_("Ball on"), state.ball_on or "—")]
         if state.awaiting_nomination:

@@ -14,10 +14,10 @@ class CorkPresentation(Presentation):
     key = cork.VARIANT.key
 
     def console_figures(self, state):
-        return [
-            (_("Bank (a foul costs it, a scoring stroke earns it)"), state.bank),
-            (_("Target"), state.settings.target),
-        ]
+        return [(_("Bank"), state.bank), (_("Target"), state.settings.target)]
+
+    def console_key_figure(self, state):
+        return (_("Bank"), state.bank)
 
     board_template = "games/presentation/cork.html"
 

@@ -4,23 +4,28 @@ from django.db.models import Avg, Count, Min, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.i18n import render_message
+from games.i18n import MINUS
 from games.presentation.base import Figure, Presentation, stat_float, stat_int
 from games.rules import cue_run
 
 COMPLETE_RUN = Q(stats__complete=True)
 
 
-def _handicap_text(settings):
-    """The console's line: the kind of handicap, its strokes and the stronger seat."""
-    field = next((f for f in cue_run.VARIANT.settings_fields if f.name == "handicap"), None)
-    labels = dict(field.choices) if field else {}
-    kind = render_message(labels[settings.handicap]) if settings.handicap in labels else ""
-    return _("%(kind)s, %(n)s strokes, stronger player: seat %(seat)s") % {
-        "kind": kind,
-        "n": settings.handicap_strokes,
-        "seat": settings.strong_seat + 1,
-    }
+def _handicap_text(state, names):
+    """The console's handicap in one line: who starts, or whose total moves by how many
+    strokes («Борис −3»)."""
+    settings = state.settings
+
+    def name(seat):
+        return names[seat] if seat < len(names) else str(seat + 1)
+
+    if settings.handicap == "start":
+        return _("%(name)s starts") % {"name": name(settings.strong_seat)}
+    return ", ".join(
+        f"{name(seat)} {'+' if delta > 0 else MINUS}{abs(delta)}"
+        for seat, delta in enumerate(state.deltas)
+        if delta
+    )
 
 
 def _board_handicap(settings, names):
@@ -45,12 +50,16 @@ class CueRunPresentation(Presentation):
     key = cue_run.VARIANT.key
 
     def console_figures(self, state):
-        figures = []
-        if state.to_beat is not None:
-            figures.append((_("Strokes to beat"), state.to_beat))
+        return [(_("Strokes to beat"), state.to_beat)] if state.to_beat is not None else []
+
+    def console_named_figures(self, state, names):
+        figures = self.console_figures(state)
         if state.settings.handicap != "none":
-            figures.append((_("Handicap"), _handicap_text(state.settings)))
+            figures.append((_("Handicap"), _handicap_text(state, names)))
         return figures
+
+    def console_key_figure(self, state):
+        return (_("Strokes"), state.strokes[state.turn])
 
     def console_seat_figures(self, state, seat):
         figures = [

@@ -15,6 +15,9 @@ class CueVsHandPresentation(Presentation):
     def console_figures(self, state):
         return [(_("Balls to win"), state.settings.target)]
 
+    def console_key_figure(self, state):
+        return (_("On the table"), state.balls_on_table)
+
     def console_seat_figures(self, state, seat):
         role = _("cue") if seat == state.cue_seat else _("hand")
         return [(_("plays with"), role)]

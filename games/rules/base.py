@@ -37,9 +37,10 @@ Helpers for the game modules (bottom of this file)
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
     frozen state with some fields changed), ``bump`` (one seat's count raised),
-    ``seat_number`` (1-based seats in texts) and ``join_messages`` (several Messages as one,
-    e.g. the fouls of one stroke). A Message's parameter may itself be a Message: it is
-    translated too (pocket names, foul names).
+    ``seat_number`` / ``player_ref`` (1-based seats in texts: "Player 1", which the site
+    renders as the player's name) and ``join_messages`` (several Messages as one, e.g. the
+    fouls of one stroke). A Message's parameter may itself be a Message: it is translated too
+    (pocket names, foul names).
 """
 
 from __future__ import annotations
@@ -138,6 +139,13 @@ class Event:
     count: int | None = None
     extra_balls: tuple[int, ...] = ()
 
+    def has_whole_numbers(self) -> bool:
+        """Its ball, count and balls are true ints (not 2.5, True or "3") where given."""
+        return all(
+            value is None or (isinstance(value, int) and not isinstance(value, bool))
+            for value in (self.ball, self.count, *self.extra_balls)
+        )
+
     def to_payload(self) -> dict[str, Any]:
         payload: dict[str, Any] = {}
         if self.fouls:
@@ -154,23 +162,30 @@ class Event:
 
     @classmethod
     def from_payload(cls, kind: str, payload: Mapping[str, Any]) -> Event:
-        """Builds an event from stored or posted data; malformed data raises RuleViolation."""
+        """Builds an event from stored data (or posted data whose numbers the caller has
+        parsed); malformed data raises RuleViolation.
+
+        ``ball`` and ``count`` must be true integers: a float (even 3.0), a bool or a string
+        is malformed, never truncated or parsed here (the Django side parses form digits).
+        """
         try:
             pocket = payload.get("pocket")
-            ball = payload.get("ball")
-            count = payload.get("count")
-            return cls(
+            fouls = payload.get("fouls", ())
+            if isinstance(fouls, str | bytes):
+                raise TypeError("fouls must be a list")
+            event = cls(
                 kind=str(kind),
-                fouls=tuple(str(f) for f in payload.get("fouls", ())),
-                ball=None if ball in (None, "") else _whole_number(ball),
+                fouls=tuple(str(f) for f in fouls),
+                ball=payload.get("ball"),
                 pocket=None if pocket in (None, "") else Pocket(pocket),
-                count=None if count in (None, "") else _whole_number(count),
-                extra_balls=tuple(_whole_number(b) for b in payload.get("balls", ()) or ()),
+                count=payload.get("count"),
+                extra_balls=tuple(payload.get("balls", ()) or ()),
             )
         except (TypeError, ValueError) as exc:
-            raise RuleViolation(
-                "malformed_event", Message(gettext_noop("The event's details are malformed."))
-            ) from exc
+            raise _malformed_payload() from exc
+        if not event.has_whole_numbers():
+            raise _malformed_payload()
+        return event
 
 
 def _whole_number(value: Any) -> int:
@@ -183,6 +198,12 @@ def _whole_number(value: Any) -> int:
     if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()):
         return int(value)
     raise ValueError(value)
+
+
+def _malformed_payload() -> RuleViolation:
+    return RuleViolation(
+        "malformed_event", Message(gettext_noop("The event's details are malformed."))
+    )
 
 
 UNDO = "undo"
@@ -344,10 +365,21 @@ def seat_number(index: int) -> int:
     return index + 1
 
 
+# How every text names a seat: "Player 2" as it stands; the Django side renders a Message
+# with this msgid as the seat's player's name when it knows the names (games.i18n).
+PLAYER = gettext_noop("Player %(seat)s")
+
+
+def player_ref(index: int) -> Message:
+    """The player at seat ``index`` (0-based) in a text: "Player 1", or his name once the
+    site renders it. Texts put it where no declension is needed ("%(seat)s: …")."""
+    return Message(PLAYER, {"seat": seat_number(index)})
+
+
 # The choice of one of two seats, for a setting such as who gives the handicap.
 SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
-    ("0", Message(gettext_noop("Player %(seat)s"), {"seat": 1})),
-    ("1", Message(gettext_noop("Player %(seat)s"), {"seat": 2})),
+    ("0", player_ref(0)),
+    ("1", player_ref(1)),
 )
 
 
@@ -389,7 +421,9 @@ def expect_details(
     extra_balls: bool = False,
 ) -> None:
     """Rejects an event that lacks a detail its kind needs or carries one it does not take
-    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball)."""
+    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball), or whose
+    numbers are not true ints (2.5, True, "3": however the event was built)."""
+    check_whole_numbers(event)
     present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
     if (
         present == (fouls, ball, pocket)
@@ -412,6 +446,13 @@ def expect_details(
             raise malformed(
                 Message(gettext_noop("This event takes no “%(detail)s”."), {"detail": name})
             )
+
+
+def check_whole_numbers(event: Event) -> None:
+    """Refuses (malformed_event) an event whose ball, count or balls are not true ints: a
+    game that reads a detail without ``expect_details`` calls this first."""
+    if not event.has_whole_numbers():
+        raise _malformed_payload()
 
 
 def evolve(state: _T, **changes: Any) -> _T:

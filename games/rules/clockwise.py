@@ -60,7 +60,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -267,8 +267,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
             Action(
                 NOMINATE,
                 Message(
-                    gettext_noop("Player %(seat)s nominates the pocket for ball 1"),
-                    {"seat": seat_number(1)},
+                    gettext_noop("%(seat)s nominates the pocket for ball 1"),
+                    {"seat": player_ref(1)},
                 ),
                 pockets=POCKETS,
             ),
@@ -338,8 +338,8 @@ def apply(state: State, event: Event) -> State:
         raise RuleViolation(
             "nomination_first",
             Message(
-                gettext_noop("Player %(seat)s must first nominate the pocket for ball 1."),
-                {"seat": seat_number(1)},
+                gettext_noop("%(seat)s must first nominate the pocket for ball 1."),
+                {"seat": player_ref(1)},
             ),
         )
     if kind == BREAK:
@@ -449,23 +449,23 @@ def _ending(after: State) -> Message | None:
     if after.result.draw:
         return Message(gettext_noop("table clear: the game is drawn"))
     return Message(
-        gettext_noop("player %(seat)s wins the game"),
-        {"seat": seat_number(after.result.winners[0])},
+        gettext_noop("%(seat)s wins the game"),
+        {"seat": player_ref(after.result.winners[0])},
     )
 
 
 def describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
-    player = seat_number(seat)
+    player = player_ref(seat)
     kind = event.kind
     if kind == BREAK:
         text = Message(
-            gettext_noop("Player %(seat)s breaks; player %(next)s to play"),
-            {"seat": player, "next": seat_number(after.turn)},
+            gettext_noop("%(seat)s breaks; %(next)s to play"),
+            {"seat": player, "next": player_ref(after.turn)},
         )
     elif kind == FOUL:
         text = Message(
-            gettext_noop("Player %(seat)s: %(fouls)s — penalty −%(penalty)s = %(score)s"),
+            gettext_noop("%(seat)s: %(fouls)s — penalty −%(penalty)s = %(score)s"),
             {
                 "seat": player,
                 "fouls": join_messages([FOUL_LABELS[code] for code in event.fouls]),
@@ -476,13 +476,13 @@ def describe(before: State, event: Event, after: State) -> Message:
     elif kind == NOMINATE:
         assert event.pocket is not None
         text = Message(
-            gettext_noop("Player %(seat)s nominates the pocket for ball 1: %(pocket)s"),
-            {"seat": seat_number(1), "pocket": event.pocket.label},
+            gettext_noop("%(seat)s nominates the pocket for ball 1: %(pocket)s"),
+            {"seat": player_ref(1), "pocket": event.pocket.label},
         )
     elif kind == STROKE:
         text = Message(
-            gettext_noop("Player %(seat)s: nothing pocketed; player %(next)s to play"),
-            {"seat": player, "next": seat_number(after.turn)},
+            gettext_noop("%(seat)s: nothing pocketed; %(next)s to play"),
+            {"seat": player, "next": player_ref(after.turn)},
         )
     elif kind == ORDER_ERROR:
         assert event.pocket is not None
@@ -502,7 +502,7 @@ def describe(before: State, event: Event, after: State) -> Message:
     elif after.balls_left != before.balls_left:  # a legal pot
         assert event.pocket is not None
         text = Message(
-            gettext_noop("Player %(seat)s: ball %(ball)s (%(pocket)s), +%(points)s = %(score)s"),
+            gettext_noop("%(seat)s: ball %(ball)s (%(pocket)s), +%(points)s = %(score)s"),
             {
                 "seat": player,
                 "ball": event.ball,
@@ -515,7 +515,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         assert event.pocket is not None and event.ball is not None
         text = Message(
             gettext_noop(
-                "Player %(seat)s: ball %(ball)s into the wrong pocket (%(pocket)s instead of "
+                "%(seat)s: ball %(ball)s into the wrong pocket (%(pocket)s instead of "
                 "%(designated)s) — back on the table"
             ),
             {
@@ -550,6 +550,13 @@ VARIANT = game_variant(
             gettext_noop(
                 "The first player to more than half of all the points wins; if the table is "
                 "cleared first, the higher score wins and equal scores are a draw."
+            )
+        ),
+        Message(
+            gettext_noop(
+                "With “one point” a ball: every ball scores 1, the first to 8 points wins, and "
+                "a foul costs the value of the ball on, i.e. 1 point (unless a fixed penalty "
+                "is chosen)."
             )
         ),
         Message(

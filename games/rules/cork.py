@@ -43,7 +43,7 @@ from .base import (
     gettext_noop,
     join_messages,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -191,12 +191,10 @@ def apply(state: State, event: Event) -> State:
 
 def describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
-    player = seat_number(seat)
+    player = player_ref(seat)
     if event.kind == FOUL:
         return Message(
-            gettext_noop(
-                "Player %(seat)s: %(fouls)s — foul −%(penalty)s = %(score)s, bank %(bank)s"
-            ),
+            gettext_noop("%(seat)s: %(fouls)s — foul −%(penalty)s = %(score)s, bank %(bank)s"),
             {
                 "seat": player,
                 "fouls": join_messages([FOUL_LABELS[code] for code in event.fouls]),
@@ -214,16 +212,16 @@ def describe(before: State, event: Event, after: State) -> Message:
         }
         if after.finished:
             return Message(
-                gettext_noop("Player %(seat)s: cork down, +%(award)s = %(score)s — wins the game"),
+                gettext_noop("%(seat)s: cork down, +%(award)s = %(score)s — wins the game"),
                 params,
             )
         return Message(
-            gettext_noop("Player %(seat)s: cork down, +%(award)s = %(score)s, bank %(bank)s"),
+            gettext_noop("%(seat)s: cork down, +%(award)s = %(score)s, bank %(bank)s"),
             params,
         )
     return Message(
-        gettext_noop("Player %(seat)s: no score; player %(next)s to play"),
-        {"seat": player, "next": seat_number(after.turn)},
+        gettext_noop("%(seat)s: no score; %(next)s to play"),
+        {"seat": player, "next": player_ref(after.turn)},
     )
 
 

@@ -66,7 +66,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -158,8 +158,10 @@ DECISIONS: tuple[Message, ...] = (
     ),
     Message(
         gettext_noop(
-            "Up to 8 players may run without a handicap; the best adjusted total wins and "
-            "seats sharing it draw. A handicap is played between two players."
+            "Up to 8 players may run without a handicap (a handicap is played between two "
+            "players). With three or more the best adjusted total wins; when several share "
+            "it, they draw — a normal draw when each of them ran 16 in 16, otherwise a "
+            "conditional draw — and the others lose."
         )
     ),
     Message(
@@ -478,8 +480,8 @@ def apply(state: State, event: Event) -> State:
             raise RuleViolation(
                 "run_can_still_win",
                 Message(
-                    gettext_noop("Player %(seat)s can still win or draw: the run goes on."),
-                    {"seat": seat_number(seat)},
+                    gettext_noop("%(seat)s can still win or draw: the run goes on."),
+                    {"seat": player_ref(seat)},
                 ),
             )
         return _end_run(replace(state, applied=state.applied + 1), stopped=True)
@@ -512,32 +514,30 @@ def apply(state: State, event: Event) -> State:
 
 def _result_text(result: Result) -> Message:
     if result.draw is None:
-        return Message(
-            gettext_noop("player %(seat)s wins"), {"seat": seat_number(result.winners[0])}
-        )
-    seats = ", ".join(str(seat_number(s)) for s in result.winners)
+        return Message(gettext_noop("%(seat)s wins"), {"seat": player_ref(result.winners[0])})
+    seats = join_messages([player_ref(s) for s in result.winners], ", ")
     if result.draw == "normal":
-        return Message(gettext_noop("normal draw (players %(seats)s)"), {"seats": seats})
-    return Message(gettext_noop("conditional draw (players %(seats)s)"), {"seats": seats})
+        return Message(gettext_noop("normal draw (%(seats)s)"), {"seats": seats})
+    return Message(gettext_noop("conditional draw (%(seats)s)"), {"seats": seats})
 
 
 def describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
-    player = seat_number(seat)
+    player = player_ref(seat)
     stroke_no = before.strokes[seat] + 1
     kind = event.kind
     parts: list[Message] = []
     if kind in (POT, FOUL_POT):
         parts.append(
             Message(
-                gettext_noop("Player %(seat)s: stroke %(stroke)s, ball pocketed (%(balls)s of 16)"),
+                gettext_noop("%(seat)s: stroke %(stroke)s, ball pocketed (%(balls)s of 16)"),
                 {"seat": player, "stroke": stroke_no, "balls": after.balls_down[seat]},
             )
         )
     elif kind in (STROKE, FOUL_STROKE):
         parts.append(
             Message(
-                gettext_noop("Player %(seat)s: stroke %(stroke)s, nothing pocketed"),
+                gettext_noop("%(seat)s: stroke %(stroke)s, nothing pocketed"),
                 {"seat": player, "stroke": stroke_no},
             )
         )
@@ -545,8 +545,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         parts.append(
             Message(
                 gettext_noop(
-                    "Player %(seat)s: stroke %(stroke)s, a ball off the table is put back "
-                    "(no penalty)"
+                    "%(seat)s: stroke %(stroke)s, a ball off the table is put back (no penalty)"
                 ),
                 {"seat": player, "stroke": stroke_no},
             )
@@ -554,7 +553,7 @@ def describe(before: State, event: Event, after: State) -> Message:
     elif kind == PENALTY:
         parts.append(
             Message(
-                gettext_noop("Player %(seat)s: %(fouls)s between strokes, penalty +1"),
+                gettext_noop("%(seat)s: %(fouls)s between strokes, penalty +1"),
                 {"seat": player, "fouls": join_messages([FOUL_LABELS[c] for c in event.fouls])},
             )
         )
@@ -562,7 +561,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         parts.append(
             Message(
                 gettext_noop(
-                    "Player %(seat)s: run stopped (strokes: %(strokes)s, balls: %(balls)s of "
+                    "%(seat)s: run stopped (strokes: %(strokes)s, balls: %(balls)s of "
                     "16), counted as %(total)s"
                 ),
                 {

@@ -43,6 +43,7 @@ from .base import (
     RuleViolation,
     SettingField,
     check_fouls,
+    check_whole_numbers,
     evolve,
     expect_details,
     game_over,
@@ -51,7 +52,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -286,6 +287,7 @@ def apply(state: State, event: Event) -> State:
 
 def _pot_count(state: State, event: Event) -> int:
     """The balls pocketed: ``count`` (1 if not given), at most the balls on the table."""
+    check_whole_numbers(event)
     if event.fouls or event.ball is not None or event.pocket is not None:
         raise malformed(Message(gettext_noop("A pot takes only the number of balls.")))
     count = 1 if event.count is None else event.count
@@ -307,8 +309,8 @@ def _pot_count(state: State, event: Event) -> int:
 
 def _who(state: State, seat: int) -> Message:
     return Message(
-        gettext_noop("Player %(seat)s (%(role)s)"),
-        {"seat": seat_number(seat), "role": ROLE_LABELS[state.role(seat)]},
+        gettext_noop("%(seat)s (%(role)s)"),
+        {"seat": player_ref(seat), "role": ROLE_LABELS[state.role(seat)]},
     )
 
 

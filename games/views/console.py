@@ -7,6 +7,8 @@ stale, repeated or illegal post answers 409 with the fresh console and a transla
 (the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
 """
 
+import re
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -147,14 +149,14 @@ def record(request, pk):
             request.POST.get("kind", ""),
             {
                 "fouls": request.POST.getlist("fouls"),
-                "ball": request.POST.get("ball"),
+                "ball": _posted_number(request.POST.get("ball")),
                 "pocket": request.POST.get("pocket"),
-                "count": request.POST.get("count"),
-                "balls": request.POST.getlist("balls"),
+                "count": _posted_number(request.POST.get("count")),
+                "balls": [_posted_number(ball) for ball in request.POST.getlist("balls")],
             },
         )
     except rules.RuleViolation as violation:
-        return _render_console(request, _game(pk), error=render_message(violation.message))
+        return _render_console(request, _game(pk), error=violation.message)
     return _write(request, pk, services.record_event, event=event)
 
 
@@ -183,6 +185,14 @@ def finish(request, pk):
     return _write(request, pk, services.finish_game, done=finished)
 
 
+def _posted_number(text):
+    """A posted ball or count: None when absent, an int for plain digits ("3"), else the text
+    itself so that the engine refuses it as malformed ("2.5", "x", "³" are never parsed)."""
+    if text in (None, ""):
+        return None
+    return int(text) if re.fullmatch(r"[0-9]{1,4}", text) else text
+
+
 def _write(request, pk, service, done=None, **kwargs):
     """Calls ``service`` with the posted ``seq`` and always answers: ``done(game)`` when the
     write went through (default: the fresh console), the console with the reason (409) when
@@ -201,7 +211,7 @@ def _write(request, pk, service, done=None, **kwargs):
         # Another marker may have moved the game on: it is shown as it is now.
         return _render_console(request, _game(pk), error=str(error.message))
     except rules.RuleViolation as violation:
-        return _render_console(request, _game(pk), error=render_message(violation.message))
+        return _render_console(request, _game(pk), error=violation.message)
     if done is not None:
         return done(game)
     if not request.htmx:
@@ -215,6 +225,8 @@ def _game(pk):
 
 def _render_console(request, game, *, error=None, confirm=None):
     context = console_context(game, confirm=confirm)
+    if isinstance(error, rules.Message):  # the rules' reason, naming the players
+        error = render_message(error, context["seat_names"])
     context["error"] = error
     template = page_or_partial(request, CONSOLE, "console")
     return render(request, template, context, status=CONFLICT if error else 200)

@@ -72,6 +72,7 @@ def game_detail(request, pk):
         "game": game,
         "variant": variant,
         "seats": seats,
+        "seat_names": [seat.name for seat in seats],  # the log names the players
         "settings_rows": settings_rows(game, variant, seats),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),

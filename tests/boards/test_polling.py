@@ -55,7 +55,7 @@ def test_a_changed_board_gets_the_new_figures(client, table, marker_user):
     assert response.status_code == 200
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="board"')  # the fragment, not the page
-    assert [score for _, _, score in seats(html)] == ["-1", "1"]
+    assert [score for _, _, score in seats(html)] == ["−1", "1"]
     assert text_of(html, "data-bank") == "4"
     new_fp = shown_fp(html)
     assert new_fp != old_fp and response["X-Board-Fingerprint"] == new_fp
@@ -122,7 +122,7 @@ def test_the_wall_polls_the_same_way(client, table, marker_user, django_assert_m
     record(game, marker_user, ev("foul", fouls=("miss",)))
     response = poll(client, wall, fp)
     assert response.status_code == 200
-    assert "data-score>-1<" in response.content.decode()
+    assert "data-score>−1<" in response.content.decode()
 
 
 def test_the_board_page_loads_its_scripts_and_the_reconnecting_mark(client, table):

@@ -55,9 +55,9 @@ def test_cork_board_follows_the_seeds_worked_example(client, table, marker_user)
     assert "Пробка" in html
     assert [(name, score) for _, name, score in seats(html)] == [
         ("Аня", "1"),
-        ("Борис", "-5"),
+        ("Борис", "−5"),
         ("Вера", "1"),
-        ("Глеб", "-11"),
+        ("Глеб", "−11"),
         ("Дина", "1"),
         ("Егор", "25"),
     ]
@@ -76,7 +76,9 @@ def test_cork_board_ticker_shows_the_newest_events_first(client, table, marker_u
     ticker = re.search(r'<footer class="ticker">(.*?)</footer>', html, re.S).group(1)
     lines = re.findall(r"<li[^>]*>([^<]*)</li>", ticker)
     log = selectors.game_log(Game.objects.get())
-    assert lines == [render_message(step.description) for step in reversed(log)]
+    names = ["Аня", "Борис"]  # the ticker names the players
+    assert lines == [render_message(step.description, names) for step in reversed(log)]
+    assert lines[0].startswith("Аня: пробка сбита")
     assert re.search(r'<li class="newest">', ticker)
 
 

@@ -37,7 +37,7 @@ def test_every_active_table_is_a_tile(client, marker_user):
     classes, body = shown[1]
     assert "variant-cork" in classes
     assert re.findall(r'mini-name">([^<]*)<.*?data-score>([^<]*)<', body, re.S) == [
-        ("Аня", "-2"),
+        ("Аня", "−2"),
         ("Борис", "1"),
         ("Вера", "1"),
     ]

@@ -287,7 +287,8 @@ def test_undo_shows_what_it_undoes_before_confirming(marker_client, cork_game):
     html = marker_client.get(url, {"confirm": "undo"}, headers=HX).content.decode()
     cork_game.refresh_from_db()
     step = selectors.replayed(cork_game).undoable
-    assert render_message(step.description) in html
+    names = [seat.name for seat in selectors.seats_of(cork_game)]
+    assert unescape(render_message(step.description, names)) in unescape(html)
     assert Event.objects.count() == 1  # asking changes nothing
     response = marker_client.post(
         reverse("games:undo", args=[cork_game.pk]), {"seq": 1}, headers=HX
@@ -359,6 +360,10 @@ def test_a_stale_undo_is_rejected(marker_client, cork_game):
         ({"kind": "foul", "fouls": ["jumped"]}, "unknown_foul"),
         ({"kind": "dance"}, "unknown_event"),
         ({"kind": "score", "ball": "x"}, "malformed_event"),
+        ({"kind": "score", "ball": "2.5"}, "malformed_event"),
+        ({"kind": "score", "count": "1.0"}, "malformed_event"),
+        ({"kind": "score", "count": "-1"}, "malformed_event"),
+        ({"kind": "score", "count": "³"}, "malformed_event"),
     ],
 )
 def test_an_illegal_action_shows_the_rules_reason(marker_client, cork_game, data, code):
@@ -562,3 +567,91 @@ def test_posts_to_a_game_that_does_not_exist_are_404(marker_client):
             reverse(f"games:{name}", args=[999]), {"seq": 0, "kind": "stroke"}
         )
         assert response.status_code == 404, name
+
+
+@pytest.mark.parametrize("posted", ["٣", " 3", "3 ", "1_0", "2.0", "+2"])
+def test_a_posted_count_must_be_plain_digits(marker_client, table, players, marker_user, posted):
+    """Python's int() reads all of these; the console records none of them."""
+    game = start(table, "cue_vs_hand", players[:2], marker_user)
+    game = services.record_event(
+        game=game, expected_seq=0, event=rules.Event("stroke"), user=marker_user
+    )
+    response = marker_client.post(
+        reverse("games:record", args=[game.pk]),
+        {"seq": game.last_seq, "kind": "pot", "count": posted},
+        headers=HX,
+    )
+    assert response.status_code == 409
+    assert "Данные события повреждены." in response.content.decode()
+    assert Event.objects.filter(game=game).count() == 1
+    response = marker_client.post(
+        reverse("games:record", args=[game.pk]),
+        {"seq": game.last_seq, "kind": "pot", "count": "3"},
+        headers=HX,
+    )
+    assert response.status_code == 200
+    assert Event.objects.filter(game=game).count() == 2
+
+
+def test_the_start_form_says_which_table_a_seated_player_is_playing_at(
+    marker_client, table, other_table, players, marker_user
+):
+    start(other_table, "cork", players[:2], marker_user)
+    post = {"op": "start", "table": table.pk, "variant": "cork"}
+    post["seats"] = seat_tokens([players[2], players[1]])
+    post["s_target"] = "100"
+    response = marker_client.post(reverse("games:table", args=[table.number]), post, headers=HX)
+    assert response.status_code == 200
+    assert "HX-Redirect" not in response.headers
+    assert "Борис Иванов уже играет за столом 2." in response.content.decode()
+    assert Game.objects.count() == 1
+
+
+def test_descriptions_name_the_players_and_scores_have_one_minus_sign(
+    marker_client, table, players, marker_user
+):
+    """Issue 14, item 7: «Алексей Петров: Промах — штраф −2 = −1, банк 4», not «Игрок 1 …
+    = -1», on the console (log, strip, undo question), the game page and the board."""
+    game = start(table, "cork", players[:2], marker_user)
+    html = unescape(tap(marker_client, game, "foul", fouls=["miss"]).content.decode())
+    said = "Алексей Петров: Промах — штраф −2 = −1, банк 4"
+    assert said in html
+    assert "Игрок 1" not in html and "= -1" not in html
+    assert scores(html) == [-1, 1]
+    assert "data-score>−1<" in html
+    strip = html.split("data-strip>")[1].split("</div>")[0]
+    assert "Борис Иванов" in strip  # whose turn it is …
+    assert re.search(r"Банк: <b data-strip-figure>4</b>", strip)  # … the bank …
+    assert said in strip  # … and the last event
+    undo = unescape(
+        marker_client.get(
+            reverse("games:console", args=[game.pk]), {"confirm": "undo"}, headers=HX
+        ).content.decode()
+    )
+    assert f"<strong>{said}</strong>" in undo
+    for url in (reverse("games:detail", args=[game.pk]), f"/tables/{table.number}/board/"):
+        page = unescape(marker_client.get(url).content.decode())
+        assert said in page, url
+        assert "Игрок 1" not in page, url
+        assert not re.search(r">\s*-1\s*<", page), url
+
+
+def test_the_console_labels_are_short_and_the_handicap_fits_one_line(
+    marker_client, table, players, marker_user
+):
+    game = start(table, "cork", players[:2], marker_user)
+    html = unescape(marker_client.get(reverse("games:console", args=[game.pk])).content.decode())
+    assert "<dt>Банк</dt>" in html
+    assert "столько стоит ошибка" not in html  # the former five-line label
+    game = services.abandon_game(game=game, expected_seq=0, user=marker_user)
+    game = start(
+        table,
+        "cue_run",
+        players[:2],
+        marker_user,
+        handicap="extra_strokes",
+        handicap_strokes=3,
+        strong_seat="0",
+    )
+    html = unescape(marker_client.get(reverse("games:console", args=[game.pk])).content.decode())
+    assert "<dt>Фора</dt><dd data-figure>Борис Иванов −3</dd>" in html

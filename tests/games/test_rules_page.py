@@ -105,3 +105,20 @@ def test_fouls_are_marked_as_stated_by_the_source_or_decided(client):
     # «Снимание шаров рукой»: the source breaks off, so its fouls are decisions.
     assert "mark-decision" in sections["cue_vs_hand"].split("Fouls</h3>")[0].rsplit("<h3>", 1)[1]
     assert "Here the source text breaks off mid-sentence." in sections["cue_vs_hand"]
+
+
+def test_the_page_settles_the_one_point_mode_and_draws_among_three_or_more(client):
+    """RULES.md's two readings, as the club reads them on the rules page (in English)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    clockwise, cue_run = (
+        html.unescape(part)
+        for part in page_text(client).split('data-game="clockwise"')[1].split('data-game="cue_run"')
+    )
+    assert "the first to 8 points wins, and a foul costs the value of the ball on, i.e. 1" in (
+        clockwise
+    )
+    assert (
+        "With three or more the best adjusted total wins; when several share it, they draw — a "
+        "normal draw when each of them ran 16 in 16, otherwise a conditional draw — and the "
+        "others lose." in cue_run.split('data-game="cue_vs_hand"')[0]
+    )

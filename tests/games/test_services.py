@@ -7,6 +7,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games import replay_cache, rules, selectors, services
 from games.models import Event, Game, GameStatus, Seat
@@ -355,3 +356,18 @@ def test_a_cache_from_another_engine_or_seq_or_forged_is_not_used(table, players
     game = services.record_event(game=game, expected_seq=1, event=STROKE, user=marker_user)
     game.refresh_from_db()
     assert replay_cache.load(game.replay_cache, 2) == full_replay(game)
+
+
+def test_a_player_cannot_be_at_two_tables_at_once(table, other_table, players, marker_user):
+    other_table.name = "У бара"
+    other_table.save()
+    start(other_table, "cork", [players[0], "Гость Пётр", players[1]], marker_user)
+    with pytest.raises(ValidationError) as error, translation.override("ru"):
+        start(table, "cork", [players[2], players[1], "Гость Пётр"], marker_user)
+    # the message names the player and the table; the guest's name is not checked
+    assert error.value.message_dict == {"seats": ["Борис Иванов уже играет за столом 2 (У бара)."]}
+    assert Game.objects.count() == 1
+    # once that game is over, he may start another
+    Game.objects.update(status=GameStatus.ABANDONED)
+    start(table, "cork", [players[2], players[1], "Гость Пётр"], marker_user)
+    assert Game.objects.filter(status=GameStatus.IN_PROGRESS).count() == 1

@@ -67,10 +67,10 @@ def test_log_with_state_after_each_event_and_undone_marked(client, live_cork):
     # № | time | event | Ann | Bob | Gus | Bank
     assert [c[3:] for n, c in sorted(table_cells.items())] == [
         ["1", "1", "1", "3"],
-        ["1", "-2", "1", "6"],
-        ["1", "-2", "7", "12"],
-        ["1", "-2", "1", "6"],
-        ["1", "-2", "-5", "12"],
+        ["1", "−2", "1", "6"],
+        ["1", "−2", "7", "12"],
+        ["1", "−2", "1", "6"],
+        ["1", "−2", "−5", "12"],
     ]
     assert "<del>" in rows[2][2] and "undone" in table_cells["3"][2]
     assert "Undone: event 3" in table_cells["4"][2]

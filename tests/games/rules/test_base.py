@@ -2,7 +2,16 @@
 
 import pytest
 
-from games.rules import Action, Event, Message, Pocket, RuleViolation, SettingField, SettingsError
+from games.rules import (
+    VARIANTS,
+    Action,
+    Event,
+    Message,
+    Pocket,
+    RuleViolation,
+    SettingField,
+    SettingsError,
+)
 from games.rules.base import expect_details, join_messages, parse_settings, seat_number
 
 
@@ -53,13 +62,25 @@ def test_event_payload_round_trip():
     assert payload == {"fouls": ["miss"], "ball": 3, "pocket": "near_left", "count": 2}
     assert Event.from_payload("pot", payload) == event
     assert Event("stroke").to_payload() == {}
-    assert Event.from_payload("pot", {"ball": "7", "pocket": "far_left"}) == Event(
-        "pot", ball=7, pocket=Pocket.FAR_LEFT
-    )
 
 
 @pytest.mark.parametrize(
-    "payload", [{"ball": "seven"}, {"pocket": "under_the_table"}, {"count": [1]}]
+    "payload",
+    [
+        {"ball": "seven"},
+        {"pocket": "under_the_table"},
+        {"count": [1]},
+        # not true integers: refused, never truncated (2.5 → 2) nor parsed ("3" → 3)
+        {"count": 2.5},
+        {"count": 3.0},
+        {"count": True},
+        {"count": "3"},
+        {"ball": 2.5},
+        {"ball": True},
+        {"ball": False},
+        {"ball": "7"},
+        {"fouls": "miss"},
+    ],
 )
 def test_malformed_payloads_are_a_rule_violation(payload):
     with pytest.raises(RuleViolation) as caught:
@@ -140,3 +161,33 @@ def test_parse_settings_reports_every_bad_field():
         parse_settings(FIELDS, {"target": 1}, min_seats=2, max_seats=4)
     assert caught.value.errors["players"].render() == "The number of players is required."
     assert caught.value.errors["target"].render() == "Must be at least 2."
+
+
+@pytest.mark.parametrize(
+    "details", [{"count": 2.5}, {"count": True}, {"count": "3"}, {"ball": 1.0}, {"ball": "1"}]
+)
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_an_event_with_a_number_that_is_not_an_int_is_malformed(variant, details):
+    """However it was built, every game refuses it (never truncated, never parsed)."""
+    game = VARIANTS[variant]
+    state = game.initial_state(game.settings_from_dict({"players": game.min_seats}))
+    for action in game.legal_actions(state):
+        taken = {"count": action.max_count, "ball": action.balls}
+        for name, value in details.items():
+            if not taken[name]:
+                continue
+            event = action.event()
+            event = Event(
+                event.kind, event.fouls, **{**_numbers(event), name: value}, pocket=event.pocket
+            )
+            with pytest.raises(RuleViolation) as caught:
+                game.apply(state, event)
+            assert caught.value.code == "malformed_event"
+    # every game is also refused a number where it takes none
+    with pytest.raises(RuleViolation) as caught:
+        game.apply(state, Event(game.legal_actions(state)[0].kind, **details))
+    assert caught.value.code == "malformed_event"
+
+
+def _numbers(event):
+    return {"ball": event.ball, "count": event.count}

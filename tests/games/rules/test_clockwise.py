@@ -5,6 +5,7 @@ import pytest
 
 from games.rules import Event, Pocket, RuleViolation, SettingsError, get_variant, replay, replay_log
 from games.rules.clockwise import FOUL_CODES
+from games.rules.clockwise import Settings as ClockwiseSettings
 
 CLOCKWISE = get_variant("clockwise")
 
@@ -245,6 +246,17 @@ def test_one_point_a_ball_first_to_eight_balls_wins():
     assert play([*OPENING, foul()], points_per_ball="one").scores == (0, -1)
 
 
+def test_one_point_a_ball_a_foul_on_a_high_ball_still_costs_one_point():
+    """RULES.md: with "one", the value of the ball on is 1 whatever its number."""
+    events = pot_designated(OPENING, range(1, 7), points_per_ball="one")  # ball 7 is on
+    state = play([*events, foul()], points_per_ball="one")
+    assert state.scores == (0, 6 - 1)
+    # by number, the same foul costs 7
+    events = pot_designated(OPENING, range(1, 7))
+    assert play([*events, foul()]).scores == (0, 21 - 7)
+    assert ClockwiseSettings(points_per_ball="one").winning_points == 8
+
+
 def clear_the_table(settings, spare_player_1=0):
     """One point a ball: the players take turns to pot one ball each, then pass the turn
     with a foul (player 1 passes with a plain stroke the first ``spare_player_1`` times);
@@ -297,14 +309,14 @@ def test_descriptions():
     events += [Event("order_error", pocket=Pocket.NEAR_RIGHT)]
     texts = [step.description.render() for step in replay_log(CLOCKWISE, {"players": 2}, events)]
     assert texts == [
-        "Player 1 breaks; player 2 to play",
+        "Player 1 breaks; Player 2 to play",
         "Player 2 nominates the pocket for ball 1: far left corner",
         "Player 2: ball 1 (far left corner), +1 = 1",
         "Player 2: ball 2 (far right corner), +2 = 3",
         "Player 2: ball 3 into the wrong pocket (near left corner (home side) instead of "
         "right middle) — back on the table",
         "Player 1: Miss — penalty −3 = -3",
-        "Player 2: nothing pocketed; player 1 to play",
+        "Player 2: nothing pocketed; Player 1 to play",
         "Order error found: ball 2 was in: near right corner (home side); ball 3 now goes "
         "to: near left corner (home side)",
     ]
@@ -314,7 +326,7 @@ def test_description_of_the_winning_pot():
     events = pot_designated(OPENING, range(1, 12))
     last = replay_log(CLOCKWISE, {"players": 2}, events)[-1]
     assert last.description.render() == (
-        "Player 2: ball 11 (near left corner (home side)), +11 = 66 — player 2 wins the game"
+        "Player 2: ball 11 (near left corner (home side)), +11 = 66 — Player 2 wins the game"
     )
 
 

@@ -158,7 +158,7 @@ def test_illegal_events_are_rejected_and_change_nothing(event, code):
 def test_descriptions_use_one_based_seats():
     log = replay_log(CORK, {"players": 6}, [STROKE, foul("miss"), SCORE])
     assert [step.description.render() for step in log] == [
-        "Player 1: no score; player 2 to play",
+        "Player 1: no score; Player 2 to play",
         "Player 2: Miss — foul −6 = -5, bank 12",
         "Player 3: cork down, +12 = 13, bank 24",
     ]
@@ -222,4 +222,4 @@ def test_descriptions_in_russian():
 
     log = replay_log(CORK, {"players": 6}, [STROKE, foul("miss")])
     with translation.override("ru"):
-        assert render_message(log[1].description) == "Игрок 2: Промах — штраф −6 = -5, банк 12"
+        assert render_message(log[1].description) == "Игрок 2: Промах — штраф −6 = −5, банк 12"

@@ -248,7 +248,7 @@ def test_the_result_is_declared_as_soon_as_the_second_runner_exceeds_the_first()
     assert state.declared.winners == (0,)
     assert not state.finished and state.result is None
     assert "stop" in [a.kind for a in CUE_RUN.legal_actions(state)]
-    assert describe_last(run_in(20) + [STROKE] * 5).endswith("decided: player 1 wins")
+    assert describe_last(run_in(20) + [STROKE] * 5).endswith("decided: Player 1 wins")
 
 
 def test_the_result_is_declared_when_the_balls_left_make_it_impossible_to_win():
@@ -319,6 +319,19 @@ def test_three_players_two_perfect_runs_share_a_normal_draw():
     assert state.result.draw == "normal"
 
 
+def test_five_players_two_share_the_best_total_the_other_three_lose():
+    """RULES.md: the best adjusted total wins; the seats sharing it draw (normally only when
+    each of them ran 16 in 16), every other seat loses."""
+    state = play(run_in(18) + run_in(17) + run_in(20) + run_in(17) + run_in(19), players=5)
+    assert state.finished
+    assert state.result.winners == (1, 3)
+    assert state.result.draw == "conditional"
+    assert state.result.scores == (18, 17, 20, 17, 19)
+    state = play(run_in(16) + run_in(17) + run_in(16) + run_in(16), players=4)
+    assert state.result.winners == (0, 2, 3)
+    assert state.result.draw == "normal"  # each drawer ran 16 in 16; player 2 did not
+
+
 def test_a_late_runner_can_still_win_so_nothing_is_decided_early():
     state = play(run_in(17) + [STROKE] * 10, players=3)
     assert not state.decided  # player 2 is out of it, but player 3 may still win
@@ -367,7 +380,9 @@ def test_descriptions_name_the_player_the_stroke_and_the_penalty():
     )
     assert describe_last([BALL_OFF]).startswith("Player 1: stroke 1, a ball off the table")
     assert describe_last(run_in(16)).endswith("perfect run: 16 in 16")
-    assert describe_last(run_in(16) + run_in(16)).endswith("game over: normal draw (players 1, 2)")
+    assert describe_last(run_in(16) + run_in(16)).endswith(
+        "game over: normal draw (Player 1, Player 2)"
+    )
     settings = {"handicap": "extra_strokes", "handicap_strokes": 3, "strong_seat": 1}
     assert describe_last(run_in(19), **settings).endswith(
         "run complete, strokes: 19, with the handicap: 16"

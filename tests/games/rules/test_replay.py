@@ -108,7 +108,7 @@ def test_replay_log_one_step_per_event_with_undone_marked():
     assert log[3].after == replay(CORK, settings, [FOUL, SCORE])
     assert log[4].after == replay(CORK, settings, [FOUL])
     assert log[-1].after == replay(CORK, settings, events)
-    assert log[3].description.render() == ("Undone: event 3 (Player 2: no score; player 3 to play)")
+    assert log[3].description.render() == ("Undone: event 3 (Player 2: no score; Player 3 to play)")
     assert log[4].description.render() == ("Undone: event 2 (Player 2: cork down, +6 = 7, bank 12)")
 
 

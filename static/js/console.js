@@ -1,0 +1,109 @@
+/* The marker's console (games/console/console.html): what htmx alone does not do.
+
+   1. A double tap records once. Every tap swaps in a fresh console carrying the new sequence
+      number, so a finger's second tap 30–400 ms later would otherwise land on the new button
+      and record a second stroke. A tap is remembered by its action (the form's URL, every
+      field but the seq and the CSRF token, and the button's name=value); the same action
+      again within DOUBLE_TAP_MS is ignored, across the swap. Another button, or the same one
+      tapped again deliberately (a second later), goes through.
+   2. The tap shows at once: the button gets the "is-pressed" class before the answer comes
+      (and keeps it on the swapped-in console until the double-tap window closes).
+   3. Focus comes back to the console after a swap (the tapped button was replaced, so the
+      browser would drop focus to the page start): the next action is one Tab away.
+   4. The big button of a form with a pocket choice says what it records: its label follows
+      the chosen pocket (data-button-label), and a pocket other than the designated one
+      (data-wrong-pocket) says "wrong pocket: the ball goes back" and looks it.
+   5. A confirmation (undo, abandon) swapped in by a tap ignores taps for CONFIRM_GUARD_MS,
+      so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger. */
+(function () {
+  "use strict";
+  var DOUBLE_TAP_MS = 600;
+  var CONFIRM_GUARD_MS = 400;
+  var last = { key: null, at: -Infinity };
+  var shownAt = -Infinity;
+
+  function now() { return window.performance ? performance.now() : Date.now(); }
+
+  function actionKey(button) {
+    var form = button.form;
+    if (!form) return null;
+    var parts = [form.getAttribute("hx-post") || form.getAttribute("action") || ""];
+    var data = new FormData(form);
+    data.forEach(function (value, name) {
+      if (name !== "seq" && name !== "csrfmiddlewaretoken") parts.push(name + "=" + value);
+    });
+    if (button.name) parts.push(button.name + "=" + button.value);
+    return parts.join("&");
+  }
+
+  function markPressed(key) {
+    var buttons = document.querySelectorAll("#console button[type=submit]");
+    for (var i = 0; i < buttons.length; i++) {
+      if (actionKey(buttons[i]) === key) buttons[i].classList.add("is-pressed");
+    }
+  }
+
+  // Capture phase: runs before htmx sees the click or the form's submit.
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target || !target.closest("#console")) return;
+    var t = now();
+    if (target.closest(".confirm") && t - shownAt < CONFIRM_GUARD_MS) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    var button = target.closest("button[type=submit], button:not([type])");
+    if (!button || button.disabled) return;
+    var key = actionKey(button);
+    if (key === null) return;
+    if (key === last.key && t - last.at < DOUBLE_TAP_MS) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    // A form the browser would refuse (a required choice left out) sends nothing.
+    if (button.form && !button.form.checkValidity()) return;
+    last = { key: key, at: t };
+    button.classList.add("is-pressed");
+  }, true);
+
+  // A tap that did not go through (server error, no network) may be repeated at once.
+  function forgetTap() { last = { key: null, at: -Infinity }; }
+  document.addEventListener("htmx:responseError", forgetTap);
+  document.addEventListener("htmx:sendError", forgetTap);
+
+  function followPocket(input) {
+    var button = input.form && input.form.querySelector("[data-follows-pocket]");
+    if (!button || !input.checked || !input.dataset.buttonLabel) return;
+    button.textContent = input.dataset.buttonLabel;
+    button.classList.toggle("wrong-pocket", input.hasAttribute("data-wrong-pocket"));
+  }
+
+  function syncPocketButtons() {
+    var checked = document.querySelectorAll("#console input[name=pocket][data-button-label]:checked");
+    for (var i = 0; i < checked.length; i++) followPocket(checked[i]);
+  }
+
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input instanceof HTMLInputElement && input.name === "pocket" && input.closest("#console")) {
+      followPocket(input);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", syncPocketButtons);
+  window.addEventListener("pageshow", syncPocketButtons);  // a form restored by "back"
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var swapped = event.detail && event.detail.target;
+    var console_ = document.getElementById("console");
+    if (!console_ || !swapped || swapped.id !== "console") return;
+    shownAt = now();
+    syncPocketButtons();
+    if (now() - last.at < DOUBLE_TAP_MS) markPressed(last.key);
+    var active = document.activeElement;
+    if (!active || active === document.body || !document.contains(active)) {
+      console_.focus({ preventScroll: true });
+    }
+  });
+})();
