@@ -97,3 +97,17 @@ def test_the_policy_is_enforced(page, live_server, violations):
     page.wait_for_timeout(200)
     assert page.evaluate("window.ran") is None
     assert any("inline script" in v and "script-src 'self'" in v for v in violations)
+
+
+def test_the_match_form_changes_its_game_without_inline_script(page, live_server, violations):
+    UserFactory(username="marker-match", groups=[MARKERS])
+    Table.objects.create(number=9)
+    login(page, live_server, "marker-match")
+    page.goto(f"{live_server.url}/marker/matches/new/")
+    select = page.locator("select[data-submit-op]")
+    other = [v for v in select.locator("option").evaluate_all("os => os.map(o => o.value)")][-1]
+    assert select.input_value() != other
+    with page.expect_navigation():
+        select.select_option(other)  # site.js submits the form with op=variant
+    assert page.locator("select[data-submit-op]").input_value() == other
+    assert violations == []
