@@ -64,7 +64,7 @@ def test_board_survives_a_network_outage(page, live_server, marker_user):
     assert score_of(page, 0).inner_text() == "1"
 
     page.unroute("**/tables/3/board/?fp=*")
-    expect(score_of(page, 0)).to_have_text("−1", timeout=4000)
+    expect(score_of(page, 0)).to_have_text("−1", timeout=4000)  # U+2212, the minus sign
     mark.wait_for(state="hidden", timeout=2000)
 
 
