@@ -4,18 +4,30 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test setup messages lint clean
+.PHONY: run test setup setup-runtime messages lint clean
 
-$(VENV)/.installed: requirements.txt
+# Exactly what CI tested: every package pinned with its hashes (requirements*.txt are generated
+# by pip-compile from requirements*.in; see README, "Dependencies").
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
-	$(VENV)/bin/pip install --quiet -r requirements.txt
+
+$(VENV)/.installed-runtime: requirements.txt | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed
+$(VENV)/.installed-dev: requirements-dev.txt | $(VENV)/bin/python
+	$(VENV)/bin/pip install --quiet --require-hashes -r requirements-dev.txt
+	touch $@
+
+# The server: runtime packages only.
+setup-runtime: $(VENV)/.installed-runtime
 	$(PY) -m clubsite.compile_translations
 
-run: setup
+# A developer's: the runtime plus the tests and checks (pytest, ruff, Playwright, hypothesis…).
+setup: $(VENV)/.installed-dev setup-runtime
+
+run: setup-runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_club
 	$(PY) manage.py runserver $(HOST)

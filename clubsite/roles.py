@@ -46,6 +46,9 @@ ADMIN_PERMISSIONS = (
         for model in ("tournament", "entrant", "match")
         for action in ("add", "change", "view", "delete")
     ]
+    # Login throttling: see who was locked out and unlock (delete the attempts).
+    + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
+    + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
 )
 
 

@@ -7,9 +7,11 @@ ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,testserver" in DEBU
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF, UNSAFE_INLINE
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -49,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "axes",
     "players",
     "tables",
     "tournaments",  # before games too (the roles need its permissions)
@@ -62,6 +65,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
     "boards.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -72,7 +76,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the page that says so
 ]
 
 ROOT_URLCONF = "clubsite.urls"
@@ -104,6 +110,12 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that accepts connections but never answers fails a request after this many
+    # seconds instead of hanging the worker until gunicorn kills it.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("DB_CONNECT_TIMEOUT", "5")
+    )
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -111,6 +123,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): LOGIN_FAILURE_LIMIT wrong passwords for one username from
+# one address lock that pair out of the site's and the admin's login for LOGIN_LOCKOUT_MINUTES
+# (even the right password is refused meanwhile); see clubsite/lockout.py.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_SENSITIVE_PARAMETERS = []  # the lockout's log line names the username and address
+AXES_LOCKOUT_CALLABLE = "clubsite.lockout.lockout_response"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -138,15 +164,23 @@ STORAGES = {
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# manage.py backup_club writes this (Django's JSON with times to the microsecond).
+SERIALIZATION_MODULES = {"club-json": "clubsite.backup_format"}
+
 # The boards' rendered fragments and the ratings are cached. With REDIS_URL the server's
 # processes share one cache (a board changed by a stroke is rendered once, the ratings are
 # recomputed once after a restart); without it each process keeps its own, in memory.
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, but a dead Redis is a miss, logged (see clubsite/cache.py).
+            "BACKEND": "clubsite.cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "luza",
+            "OPTIONS": {
+                "socket_connect_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
+                "socket_timeout": float(os.environ.get("REDIS_TIMEOUT", "0.5")),
+            },
         }
     }
 
@@ -154,11 +188,95 @@ CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # How often an open marker's console checks whether another device has moved its game on.
 CONSOLE_POLL_SECONDS = 3
 
+# Content-Security-Policy (django-csp): scripts, styles, images and requests from this site
+# only; no inline script anywhere (behaviour lives in static/js/, htmx evaluates nothing, see
+# the htmx-config in base.html). The one relaxation: style attributes, which the wall board
+# uses to pass its grid size to the CSS (custom properties) — they cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "style-src-attr": [UNSAFE_INLINE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
+# Behind a reverse proxy that terminates TLS (nginx, Caddy, …) and sets X-Forwarded-Proto and
+# X-Forwarded-For: requests count as HTTPS (absolute URLs such as the boards' QR codes say
+# https://), and login throttling sees the visitor's address rather than the proxy's.
+BEHIND_TLS_PROXY = env_flag("BEHIND_TLS_PROXY")
+if BEHIND_TLS_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    AXES_IPWARE_PROXY_COUNT = 1
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# Plain-HTTP requests are redirected to HTTPS (except /healthz, for a load balancer's probes).
+SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=True)
     CSRF_COOKIE_SECURE = env_flag("SECURE_COOKIES", default=True)
+    # HSTS: browsers keep to HTTPS for this long. On by default with secure cookies (the site is
+    # served over HTTPS then); one hour to start with, raise it (e.g. 31536000, a year) once
+    # HTTPS is known to work.
+    SECURE_HSTS_SECONDS = int(
+        os.environ.get("SECURE_HSTS_SECONDS", "3600" if SESSION_COOKIE_SECURE else "0")
+    )
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    # Preloading (SECURE_HSTS_PRELOAD=1) is a separate decision: it also needs the domain submitted
+    # to the browsers' preload list, and cannot be undone quickly. Not asking is no weakness.
+    SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD")
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
     CSRF_TRUSTED_ORIGINS = [
         origin.strip()
         for origin in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",")
         if origin.strip()
     ]
+
+# Every log line goes to stderr (gunicorn and systemd collect it) with the request's path and
+# user id; an unhandled exception is logged with its traceback by ``django.request``, also when
+# DEBUG is off. LOG_LEVEL sets the threshold (default INFO).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "filters": {"request_context": {"()": "clubsite.logs.RequestContextFilter"}},
+    "formatters": {
+        "line": {
+            "format": "%(asctime)s %(levelname)s %(name)s [%(request_path)s user=%(user_id)s] "
+            "%(message)s"
+        }
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "filters": ["request_context"],
+            "formatter": "line",
+        }
+    },
+    "root": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
+    # Django's own handlers (console in DEBUG only, e-mail to ADMINS) are replaced by the root's.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+}
+
+# Optional error reporting: with SENTRY_DSN set, unhandled exceptions also go to Sentry (or a
+# compatible service). Off by default; no personal data is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=os.environ.get("SENTRY_ENVIRONMENT", "production"),
+        send_default_pii=False,
+        traces_sample_rate=0,
+    )

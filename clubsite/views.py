@@ -1,4 +1,9 @@
+import logging
+
+from django.db import DatabaseError, connection
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 
 from billing.selectors import clocks_by_table, next_bookings
 from games.selectors import games_in_progress
@@ -17,3 +22,19 @@ def home(request):
         table.game = playing.get(table.pk)
         table.clock = clocks.get(table.pk)
     return render(request, "home.html", {"tables": tables})
+
+
+logger = logging.getLogger(__name__)
+
+
+@never_cache
+def healthz(request):
+    """For a process supervisor or a load balancer: 200 while the database answers, else 503."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        logger.exception("Health check: the database does not answer")
+        return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
+    return HttpResponse("ok\n", content_type="text/plain")

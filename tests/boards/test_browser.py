@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from games import rules, services
 from tables.models import Table
@@ -40,10 +41,8 @@ def test_board_shows_a_stroke_from_the_console_within_3_seconds(
     clicked = time.monotonic()
     console.wait_for_selector('#console[data-seq="1"]')
 
-    page.wait_for_function(
-        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '3'",
-        timeout=3000,
-    )
+    # (expect, not wait_for_function: that polls by eval, which the CSP forbids)
+    expect(score_of(page, 0)).to_have_text("3", timeout=3000)
     assert time.monotonic() - clicked < 3
     assert page.evaluate("window.__notReloaded") is True  # swapped in place, no reload
     assert page.locator("#board [data-bank]").inner_text() == "4"
@@ -65,10 +64,7 @@ def test_board_survives_a_network_outage(page, live_server, marker_user):
     assert score_of(page, 0).inner_text() == "1"
 
     page.unroute("**/tables/3/board/?fp=*")
-    page.wait_for_function(
-        "document.querySelector('#board [data-seat=\"0\"] [data-score]').textContent === '-1'",
-        timeout=4000,
-    )
+    expect(score_of(page, 0)).to_have_text("-1", timeout=4000)
     mark.wait_for(state="hidden", timeout=2000)
 
 
@@ -88,7 +84,11 @@ def test_full_screen_button(page, live_server, db):
     Table.objects.create(number=3)
     page.goto(f"{live_server.url}/tables/3/board/")
     page.click(".fullscreen-button")
-    page.wait_for_function("document.fullscreenElement !== null", timeout=3000)
+    for _ in range(30):  # (not wait_for_function: it polls by eval, which the CSP forbids)
+        if page.evaluate("document.fullscreenElement !== null"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("document.fullscreenElement !== null")
 
 
 # --- layout: a 1920×1080 TV never scrolls ----------------------------------------------------

@@ -14,6 +14,12 @@ VARIABLES = [
     "ALLOWED_HOSTS",
     "CSRF_TRUSTED_ORIGINS",
     "REDIS_URL",
+    "SECURE_COOKIES",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "BEHIND_TLS_PROXY",
+    "DB_CONNECT_TIMEOUT",
+    "SENTRY_DSN",
 ]
 
 
@@ -104,5 +110,24 @@ def test_each_process_caches_in_memory_unless_redis_is_named(monkeypatch):
     assert not hasattr(load_settings(monkeypatch), "CACHES")  # Django's default: in memory
     settings = load_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/3")
     cache = settings.CACHES["default"]
-    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["BACKEND"] == "clubsite.cache.ResilientRedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/3"
+
+
+def test_postgresql_connections_time_out(monkeypatch):
+    settings = load_settings(monkeypatch, DATABASE_URL="postgres://club@db.example/luza")
+    assert settings.DATABASES["default"]["OPTIONS"]["connect_timeout"] == 5
+    settings = load_settings(
+        monkeypatch, DATABASE_URL="postgres://club@db.example/luza", DB_CONNECT_TIMEOUT="2"
+    )
+    assert settings.DATABASES["default"]["OPTIONS"]["connect_timeout"] == 2
+
+
+def test_hsts_is_on_by_default_with_secure_cookies_only(monkeypatch):
+    production = {"DEBUG": "0", "SECRET_KEY": "k" * 50}
+    assert load_settings(monkeypatch, **production).SECURE_HSTS_SECONDS == 3600
+    lan = load_settings(monkeypatch, SECURE_COOKIES="0", **production)
+    assert lan.SECURE_HSTS_SECONDS == 0 and lan.SESSION_COOKIE_SECURE is False
+    assert not hasattr(lan, "SECURE_PROXY_SSL_HEADER")
+    proxied = load_settings(monkeypatch, BEHIND_TLS_PROXY="1", **production)
+    assert proxied.SECURE_PROXY_SSL_HEADER == ("HTTP_X_FORWARDED_PROTO", "https")

@@ -3,9 +3,11 @@
 Screenshots go to test-artifacts/ (git-ignored) so that a person can look at the phone.
 """
 
+import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from clubsite.roles import MARKERS
 from games import rules, services
@@ -215,9 +217,8 @@ def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, 
 
     page.route(record, lambda route: route.abort())  # the Wi-Fi drops
     page.click('button.action-button[data-kind="stroke"]')
-    page.wait_for_function(
-        "document.getElementById('request-failed').textContent.startsWith('Нет связи')"
-    )
+    # (expect, not wait_for_function: that polls by eval, which the CSP forbids)
+    expect(page.locator("#request-failed")).to_have_text(re.compile(r"^Нет связи"))
     page.unroute(record)
 
     tap(page, 'button.action-button[data-kind="stroke"]', 1)  # back: recorded, message gone

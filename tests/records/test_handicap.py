@@ -72,7 +72,7 @@ def test_cue_run_suggestion_from_average_strokes(client):
     html = response.content.decode()
     assert "Ann starts and gives Bob 2 strokes." in html
     settings = json.loads(
-        re.search(r'data-settings="([^"]+)"', html).group(1).replace("&quot;", '"')
+        re.search(r'data-accept-settings="([^"]+)"', html).group(1).replace("&quot;", '"')
     )
     assert settings == {"s_handicap": "mixed", "s_handicap_strokes": 2, "s_strong_seat": "1"}
     assert "Accept the suggestion" in html

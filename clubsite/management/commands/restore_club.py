@@ -1,0 +1,60 @@
+"""``manage.py restore_club PATH``: a ``backup_club`` file back into an empty database.
+
+Creates the tables first (``migrate``), refuses a database that already holds club data
+(nothing is ever merged or overwritten), then loads the whole file in one transaction: either
+all of the club is back or nothing changed.
+"""
+
+import sys
+from pathlib import Path
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+
+def club_rows():
+    """(label, count) of every model of the club's own apps with rows, and of the users.
+
+    Groups are not counted: ``migrate`` creates the roles; the backup's groups are matched to
+    them by name.
+    """
+    installed = Path(sys.prefix).resolve()  # the virtualenv may lie inside the project
+    own = [
+        config
+        for config in apps.get_app_configs()
+        if Path(config.path).resolve().is_relative_to(settings.BASE_DIR)
+        and not Path(config.path).resolve().is_relative_to(installed)
+    ]
+    models = [model for config in own for model in config.get_models()]
+    models.append(get_user_model())
+    return [(m._meta.label, m.objects.count()) for m in models if m.objects.exists()]
+
+
+class Command(BaseCommand):
+    help = "Restore a backup_club file into an empty database."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="the .json.gz file backup_club wrote")
+
+    def handle(self, *args, path, **options):
+        source = Path(path)
+        if not source.is_file():
+            raise CommandError(f"No such file: {source}")
+        call_command("migrate", interactive=False, verbosity=0)
+        occupied = club_rows()
+        if occupied:
+            found = ", ".join(f"{label}: {count}" for label, count in occupied)
+            raise CommandError(
+                "This database already holds club data "
+                f"({found}); restore into an empty database (a new one, or after "
+                "`manage.py flush`)."
+            )
+        with transaction.atomic():
+            call_command("loaddata", str(source), verbosity=0)
+        games = apps.get_model("games", "Game").objects.count()
+        players = apps.get_model("players", "Player").objects.count()
+        self.stdout.write(f"Restored {source}: {players} players, {games} games.")
