@@ -174,9 +174,10 @@ def load_demo_games(*, tables, players, marker, seed=2026):
     """Plays the demo history (spread over the past weeks) and leaves a game of each kind
     running, one per table; the tables beyond them stay free.
 
-    Returns the number of games created; does nothing when the club already has games.
+    Returns the number of games created; does nothing when the club already has games (the
+    frames of the demo tournaments, loaded first, aside).
     """
-    if Game.objects.exists():
+    if Game.objects.filter(match_frame=None).exists():
         return 0
     rng = random.Random(seed)
     now = timezone.now()

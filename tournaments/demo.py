@@ -113,6 +113,9 @@ def load_demo_tournaments(*, players, marker):
     )
     for player in players[:6]:
         services.add_entrant(tournament=group, player=player)
+    missing = 6 - group.entrants.count()  # guests make up the six if the regulars are busy
+    for name in GUESTS[len(GUESTS) - missing :] if missing > 0 else []:
+        services.add_entrant(tournament=group, guest_name=name)
     services.start_tournament(tournament=group, method=Seeding.RATING)
     _run(group, rng, marker, leave=7)
     return 2

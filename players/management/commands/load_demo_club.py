@@ -71,7 +71,13 @@ class Command(BaseCommand):
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
             self.user(username, group, is_staff)
-        games_before = Game.objects.count()
+        # The tournaments first: the demo games leave every table with a game in progress.
+        tournaments = load_demo_tournaments(
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
+            marker=get_user_model().objects.get(username="marker"),
+        )
+        self.stdout.write(f"Tournaments: {tournaments} created.")
+        games_before = Game.objects.filter(match_frame=None).count()
         games = load_demo_games(
             tables=[Table.objects.get(number=row[0]) for row in tables],
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
@@ -92,13 +98,8 @@ class Command(BaseCommand):
         clocks = load_demo_clocks(tables=tables, user=admin) if sessions else 0
         self.stdout.write(f"Table clocks: {clocks} started.")
         # The billing history plays some games of its own (the loser pays for them).
-        games = Game.objects.count() - games_before
+        games = Game.objects.filter(match_frame=None).count() - games_before
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
-        tournaments = load_demo_tournaments(
-            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
-            marker=get_user_model().objects.get(username="marker"),
-        )
-        self.stdout.write(f"Tournaments: {tournaments} created.")
 
     def table(self, number, name, kind):
         _table, created = Table.objects.get_or_create(
