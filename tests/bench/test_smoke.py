@@ -42,4 +42,4 @@ def test_the_benchmark_runs_in_smoke_mode(script, tmp_path):
         command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert "smoke run: no verdict" in done.stdout
+    assert "smoke run" in done.stdout  # it says its figures are no verdict
