@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from billing import selectors, services
 from billing.forms import BarItemLineForm, DiscountForm, PayerForm, PaymentForm
 from billing.models import Bill, BillLine, Payer, SplitMode
+from clubsite.parsing import parse_id
 from clubsite.roles import cashier_required
 
 BILL = "billing/bill.html"
@@ -122,10 +123,7 @@ def remove_payer(request, bill):
 
 
 def _number(value):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
+    return parse_id(value)
 
 
 @bill_write

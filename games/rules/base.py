@@ -188,9 +188,15 @@ class Event:
         return event
 
 
+def _malformed_payload() -> RuleViolation:
+    return RuleViolation(
+        "malformed_event", Message(gettext_noop("The event's details are malformed."))
+    )
+
+
 def _whole_number(value: Any) -> int:
-    """An int, or a string of digits (form data); anything else (2.5, "2.5", True) is
-    refused rather than rounded."""
+    """A setting's int, or a string of digits (form data); anything else (2.5, "2.5", True)
+    is refused rather than rounded. (An event's numbers must be true ints already.)"""
     if isinstance(value, bool):
         raise TypeError(value)
     if isinstance(value, int):
@@ -198,12 +204,6 @@ def _whole_number(value: Any) -> int:
     if isinstance(value, str) and _WHOLE_NUMBER.fullmatch(value.strip()):
         return int(value)
     raise ValueError(value)
-
-
-def _malformed_payload() -> RuleViolation:
-    return RuleViolation(
-        "malformed_event", Message(gettext_noop("The event's details are malformed."))
-    )
 
 
 UNDO = "undo"

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from clubsite.parsing import parse_id
 from clubsite.roles import can_record_games, marker_required
 from games import services as game_services
 from games.models import Game, GameStatus
@@ -28,9 +29,9 @@ def new(request):
     number = request.GET.get("table", "")
     table = None
     if number:
-        if not number.isdigit():
+        if parse_id(number) is None:
             raise Http404
-        table = get_object_or_404(Table, number=int(number))
+        table = get_object_or_404(Table, number=parse_id(number))
     if request.method == "POST" and request.POST.get("op") == "start":
         form = MatchForm(request.POST, table=table)
         if form.is_valid():
@@ -75,14 +76,14 @@ def detail(request, pk):
 def next_frame(request, pk):
     """One tap: saves the frame in play (when it is over) and starts the next one."""
     match = get_object_or_404(Match, pk=pk)
-    game_id, seq = request.POST.get("game", ""), request.POST.get("seq", "")
+    game_id, seq = request.POST.get("game", ""), parse_id(request.POST.get("seq", ""))
     try:
         if game_id:
-            if not (game_id.isdigit() and seq.isdigit()):
+            if parse_id(game_id) is None or seq is None:
                 raise services.MatchError
-            game = get_object_or_404(Game, pk=int(game_id), match_frame__match=match)
+            game = get_object_or_404(Game, pk=parse_id(game_id), match_frame__match=match)
             match, new_game = services.finish_frame_and_continue(
-                game=game, expected_seq=int(seq), marker=request.user
+                game=game, expected_seq=seq, marker=request.user
             )
         else:
             new_game = services.next_frame(match=match, marker=request.user)

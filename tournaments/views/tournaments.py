@@ -7,8 +7,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from clubsite.csv_export import csv_response, formula_safe
+from clubsite.csv_export import csv_response
 from clubsite.htmx import page_or_partial
+from clubsite.parsing import parse_id
 from clubsite.roles import can_manage_tournaments, tournament_admin_required
 from tables.models import Table
 from tournaments import brackets, selectors, services
@@ -139,21 +140,20 @@ def start(request, pk):
     if method == Seeding.MANUAL:
         positions = {}
         for entrant in tournament.entrants.all():
-            value = request.POST.get(f"seed_{entrant.pk}", "")
-            if not value.isdigit():
+            value = parse_id(request.POST.get(f"seed_{entrant.pk}", ""))
+            if value is None:
                 messages.error(request, _("Give every entrant a different seed."))
                 return redirect("tournaments:manage", pk=pk)
-            positions[entrant.pk] = int(value)
+            positions[entrant.pk] = value
         if len(set(positions.values())) != len(positions):
             messages.error(request, _("Give every entrant a different seed."))
             return redirect("tournaments:manage", pk=pk)
         manual = sorted(positions, key=positions.get)
     elif method == Seeding.DRAW and request.POST.get("draw_seed", "").strip():
-        value = request.POST["draw_seed"].strip()
-        if not value.isdigit() or int(value) > 2**31:
+        draw_seed = parse_id(request.POST["draw_seed"])
+        if draw_seed is None or draw_seed > 2**31:
             messages.error(request, _("The draw number is a whole number."))
             return redirect("tournaments:manage", pk=pk)
-        draw_seed = int(value)
     try:
         services.start_tournament(
             tournament=tournament, method=method, manual=manual, draw_seed=draw_seed
@@ -170,7 +170,8 @@ def call_match(request, pk):
     """Starts a ready match on a free table (the offer, or a table picked by hand)."""
     tournament = _tournament(pk)
     key, table_pk = request.POST.get("key", ""), request.POST.get("table", "")
-    table = Table.objects.filter(pk=int(table_pk)).first() if table_pk.isdigit() else None
+    table_pk = parse_id(table_pk)
+    table = Table.objects.filter(pk=table_pk).first() if table_pk is not None else None
     if table is None:
         messages.error(request, _("Choose a free table."))
         return redirect("tournaments:manage", pk=pk)
@@ -342,11 +343,11 @@ def matches_csv(request, pk):
                 item.spec.round,
                 item.spec.bracket,
                 item.spec.number,
-                formula_safe(item.name_a),
-                formula_safe(item.name_b),
+                item.name_a,  # csv_response marks formula-like text
+                item.name_b,
                 "" if item.score_a is None else item.score_a,
                 "" if item.score_b is None else item.score_b,
-                formula_safe(item.winner_name),
+                item.winner_name,
                 match.table.number if match is not None and match.table_id else "",
                 match.started_at.isoformat() if match is not None and match.table_id else "",
                 match.finished_at.isoformat() if match is not None and match.finished_at else "",
