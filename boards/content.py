@@ -98,7 +98,7 @@ def game_board(game):
         decided=result is not None and not finished,
         target=shown.target(state.settings),
         panel=shown.board_panel(state, names),
-        score_caption=str(shown.score_caption),
+        score_caption=shown.board_score_caption(state),
         panel_template=f"{template}#panel" if template else "",
         tile_template=f"{template}#tile" if template else "",
     )

@@ -4,12 +4,10 @@ What a board shows is built by ``boards.content``; how its once-a-second polls s
 fingerprint, the empty 204, the render cache) is ``boards.polls``.
 
 What a board shows of a table: its game in progress; else its game finished in the last
-``polls.RESULT_SHOWN_FOR`` (with the winner banner); else "the table is free".
+``polls.RESULT_SHOWN_FOR`` (the table board with the winner banner; the wall as a free
+table with that result beneath in small type); else "the table is free".
 """
 
-from functools import lru_cache
-
-import segno
 from django.conf import settings as django_settings
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -28,7 +26,8 @@ from boards.polls import (
     poll_fingerprint,
     wall_fingerprint,
 )
-from games.models import Game
+from clubsite.qr import qr_svg
+from games.models import Game, GameStatus
 from tables.models import Table
 
 THEMES = ("dark", "light")  # ?theme=…; the first is the default (a TV in a dim hall)
@@ -61,14 +60,6 @@ def _theme(request):
     return theme if theme in THEMES else THEMES[0]
 
 
-@lru_cache(maxsize=128)
-def qr_svg(url):
-    """The QR code of ``url`` as inline SVG (sized by CSS), made here by segno."""
-    return segno.make(url, error="m").svg_inline(
-        scale=1, border=2, omitsize=True, dark="#000", light="#fff"
-    )
-
-
 @require_safe
 @never_cache
 def board(request, number):
@@ -99,9 +90,14 @@ def _wall_context():
     shown = {}
     for game in games:
         shown.setdefault(game.table_id, game)
-    tiles = [
-        {"table": t, "board": game_board(shown[t.pk]) if t.pk in shown else None} for t in tables
-    ]
+    tiles = []
+    for table in tables:
+        game = shown.get(table.pk)
+        board = game_board(game) if game else None
+        if game and game.status == GameStatus.FINISHED:  # the table is free again
+            tiles.append({"table": table, "board": None, "last": board})
+        else:
+            tiles.append({"table": table, "board": board, "last": None})
     columns, rows = wall_grid(len(tiles))
     return {
         "tiles": tiles,

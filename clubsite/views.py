@@ -24,11 +24,6 @@ def home(request):
     return render(request, "home.html", {"tables": tables})
 
 
-def bad_request(request):
-    """The 400 page: the request held something no page accepts; nothing was changed."""
-    return render(request, "400.html", status=400)
-
-
 logger = logging.getLogger(__name__)
 
 
@@ -43,3 +38,8 @@ def healthz(request):
         logger.exception("Health check: the database does not answer")
         return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
+
+
+def bad_request(request):
+    """The 400 page: the request held something no page accepts; nothing was changed."""
+    return render(request, "400.html", status=400)

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from games import selectors, services
+from games import rules, selectors, services
 from games.models import Event, Game
 
 # How likely the marker taps each kind of button (unlisted kinds: 1).
@@ -38,8 +38,12 @@ def next_event(state, variant, rng):
     return event
 
 
-def play(*, table, variant, settings, players, marker, rng, strokes=None):
-    """Starts a game and records strokes until it is over (or ``strokes`` were recorded)."""
+def play(*, table, variant, settings, players, marker, rng, strokes=None, undo_every=None):
+    """Starts a game and records strokes until it is over (or ``strokes`` were recorded).
+
+    ``undo_every``: after every n-th stroke the marker undoes it (the log shows undone strokes).
+    A game stopped after ``strokes`` stays in progress even when the rules say it is over.
+    """
     game = services.start_game(
         table=table, variant=variant, settings=settings, seats=players, marker=marker
     )
@@ -48,12 +52,14 @@ def play(*, table, variant, settings, players, marker, rng, strokes=None):
     while strokes is None or recorded < strokes:
         state = selectors.game_state(game)
         if state.finished:
-            return services.finish_game(game=game, user=marker)
+            return game if strokes else services.finish_game(game=game, user=marker)
         event = next_event(state, rules_variant, rng)
         game = services.record_event(
             game=game, expected_seq=game.last_seq, event=event, user=marker
         )
         recorded += 1
+        if undo_every and recorded % undo_every == 0:
+            game = services.undo_last(game=game, expected_seq=game.last_seq, user=marker)
     return game
 
 
@@ -99,14 +105,59 @@ def evening(week):
 
 STROKE_TIME = timedelta(seconds=40)  # between two taps of the demo's marker
 
-# Games left in progress, so that the boards show something: (table index, variant, seats,
-# strokes recorded so far).
-IN_PROGRESS = [
-    (0, "cork", [1, 3, 5, 10], 9),
-    (1, "clockwise", [0, 2], 7),
-    (2, "pyramid_combined", [4, 6], 6),
-    (3, "pyramid_classic", [7, 8], 5),
-]
+# Every game of the rules' registry is shown in each state a page has to render (the crawl
+# test checks it): finished, abandoned, with strokes undone, with a handicap (where the game
+# has one: the settings of a handicapped game here) and in progress on a table of its own.
+HANDICAPS = {
+    "cue_run": {"handicap": "mixed", "handicap_strokes": 2, "strong_seat": 1},
+    "cue_vs_hand": {"cue_seat": 1, "target": 6},
+    "in_order": {"weaker_seat": 1, "head_start": 2},
+    "pyramid_free": {"weaker_seat": 1, "returned_pots": 1},
+    "pyramid_combined": {"weaker_seat": 0, "head_start": 2},
+    "pyramid_dynamic": {"weaker_seat": 1, "head_start": 1, "returned_pots": 1},
+    "pyramid_classic": {"weaker_seat": 1, "head_start": 10},
+}
+ABANDONED_AFTER = 6  # strokes
+UNDO_EVERY = 4  # strokes
+
+
+def showcase(key, index, roster):
+    """(variant, settings, seats, how) of the finished and abandoned showcase games of a game;
+    ``how`` is "undo" (strokes undone along the way), "abandon" or None."""
+    variant = rules.get_variant(key)
+    seats = [(3 * index + i) % roster for i in range(variant.min_seats)]
+    others = [i for i in dict.fromkeys(seats + list(range(roster))) if i != roster - 1]
+    longest = [roster - 1] + others[: variant.min_seats - 1]  # the last has the longest name
+    games = [(key, {}, longest, "undo"), (key, {}, seats[::-1], "abandon")]
+    if key in HANDICAPS:
+        games.append((key, HANDICAPS[key], seats, None))
+    return games
+
+
+# The game left in progress at each game's table: seat indexes into the roster (players
+# already at another table are replaced by guests) and strokes recorded so far. A game not
+# listed is played by guests (the rest of the roster stays free for the demo tournaments),
+# a dozen strokes.
+IN_PROGRESS = {
+    "cork": ([12, 1, 3, 5, 10, 6], 9),  # six players, the longest names: the wall's big tile
+    "clockwise": ([0, 2], 7),
+    "cue_run": ([4, 9], 12),
+}
+IN_PROGRESS_SETTINGS = {"cue_run": HANDICAPS["cue_run"]}  # the board's adjusted totals
+
+
+def in_progress_seats(key, players, busy):
+    """The players of a game left in progress, none of them already at another table."""
+    variant = rules.get_variant(key)
+    if key not in IN_PROGRESS:
+        return [f"Гость {n}" for n in range(1, variant.min_seats + 1)], 12
+    indexes, strokes = IN_PROGRESS[key]
+    seats = []
+    for number, index in enumerate(indexes, start=1):
+        free = [p for p in players[index:] + players[:index] if p.pk not in busy]
+        seats.append(free[0] if free else f"Гость {number}")
+        busy.update(seat.pk for seat in seats[-1:] if not isinstance(seat, str))
+    return seats, strokes
 
 
 def backdate(game, started):
@@ -120,7 +171,8 @@ def backdate(game, started):
 
 
 def load_demo_games(*, tables, players, marker, seed=2026):
-    """Plays the demo history (spread over the past weeks) and leaves two games running.
+    """Plays the demo history (spread over the past weeks) and leaves a game of each kind
+    running, one per table; the tables beyond them stay free.
 
     Returns the number of games created; does nothing when the club already has games (the
     frames of the demo tournaments, loaded first, aside).
@@ -129,28 +181,37 @@ def load_demo_games(*, tables, players, marker, seed=2026):
         return 0
     rng = random.Random(seed)
     now = timezone.now()
-    history = HISTORY + [game for week in range(EVENINGS) for game in evening(week)]
-    for number, (variant, settings, seats) in enumerate(history):
-        table = tables[number % len(tables)]
+    history = [(*game, None) for game in HISTORY]
+    history += [(*game, None) for week in range(EVENINGS) for game in evening(week)]
+    for index, key in enumerate(rules.VARIANTS):
+        history += showcase(key, index, len(players))
+    for number, (variant, settings, seats, how) in enumerate(history):
         game = play(
-            table=table,
+            table=tables[number % len(tables)],
             variant=variant,
             settings=settings,
             players=[players[i] for i in seats],
             marker=marker,
             rng=rng,
+            strokes=ABANDONED_AFTER if how == "abandon" else None,
+            undo_every=UNDO_EVERY if how == "undo" else None,
         )
+        if how == "abandon":
+            game = services.abandon_game(game=game, user=marker)
         started = now - timedelta(hours=20 * (len(history) - number) + rng.randint(0, 5))
         backdate(game, started)
     rng = random.Random(seed)  # the running games do not depend on the history's length
-    for table_index, variant, seats, strokes in IN_PROGRESS:
+    busy = set()
+    for table, key in zip(tables, rules.VARIANTS, strict=False):
+        seats, strokes = in_progress_seats(key, players, busy)
         play(
-            table=tables[table_index],
-            variant=variant,
-            settings={},
-            players=[players[i] for i in seats],
+            table=table,
+            variant=key,
+            settings=IN_PROGRESS_SETTINGS.get(key, {}),
+            players=seats,
             marker=marker,
             rng=rng,
             strokes=strokes,
+            undo_every=UNDO_EVERY,
         )
-    return len(history) + len(IN_PROGRESS)
+    return len(history) + min(len(tables), len(rules.VARIANTS))

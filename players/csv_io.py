@@ -12,6 +12,7 @@ a cell such as ``+7 912…`` (so that no spreadsheet reads it as a formula) is t
 """
 
 import csv
+import re
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
@@ -89,14 +90,47 @@ def column_aliases():
     return aliases
 
 
+# The ways clubs write the classes, besides our own values and labels (compared by
+# ``skill_key``: case, spaces, dots and ё/е do not matter).
+SKILL_WORDS = {
+    SkillClass.NOVICE: ["б/р", "бр", "без разряда", "новичок", "no class"],
+    SkillClass.CANDIDATE_MASTER: ["КМС", "к.м.с.", "кандидат в мастера"],
+    SkillClass.MASTER: ["МС", "м.с.", "мастер"],
+}
+# A numbered class: «1», «1 разряд», «1-й разряд», «1-й», «3р», «I», «II», «III», «2nd class».
+NUMBERED_SKILL = re.compile(
+    r"^(?P<number>[123]|i{1,3})(?:-?(?:й|ый|ий|ой|st|nd|rd))?(?:р|разр|разряд|разряда|class)?$"
+)
+ROMAN = {"i": "1", "ii": "2", "iii": "3"}
+
+
+def skill_key(text):
+    """A class as written, reduced to what tells classes apart."""
+    return re.sub(r"[\s.]+", "", text.casefold().replace("ё", "е"))
+
+
 def skill_aliases():
     aliases = {}
     for value, label in SkillClass.choices:
-        aliases[value.casefold()] = value
+        aliases[skill_key(value)] = value
         for language in ("en", "ru"):
             with translation.override(language):
-                aliases[str(label).casefold()] = value
+                aliases[skill_key(str(label))] = value
+    for value, words in SKILL_WORDS.items():
+        aliases.update((skill_key(word), value) for word in words)
     return aliases
+
+
+def skill_class_of(text, aliases):
+    """The SkillClass value of a class as clubs write it; the text itself when unknown (the
+    form then reports it)."""
+    key = skill_key(text)
+    if key in aliases:
+        return aliases[key]
+    numbered = NUMBERED_SKILL.match(key)
+    if numbered:
+        return ROMAN.get(numbered["number"], numbered["number"])
+    return text
 
 
 def sniff_delimiter(text):
@@ -252,7 +286,7 @@ def plan_row(line, cells, columns, values, seen, skills, players):
     for column, value in values.items():
         if column == "skill_class":
             if value:
-                instance.skill_class = skills.get(value.casefold(), value)
+                instance.skill_class = skill_class_of(value, skills)
         elif column == "active":
             if value.casefold() in TRUE_WORDS:
                 instance.is_active = True

@@ -8,6 +8,7 @@ urlpatterns = [
     # Table management (admins)
     path("", views.table_list, name="list"),
     path("new/", views.table_create, name="create"),
+    path("qr/", views.table_qr_sheet, name="qr_sheet"),
     path("<int:pk>/edit/", views.table_edit, name="edit"),
     path("<int:pk>/activate/", views.table_activate, name="activate"),
     path("<int:pk>/deactivate/", views.table_deactivate, name="deactivate"),

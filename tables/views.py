@@ -1,12 +1,15 @@
-"""The tables pages for admins: list, forms, (de)activation, out of service, CSV export."""
+"""The tables pages for admins: list, forms, (de)activation, out of service, CSV export, the
+sheet of QR codes to stick on the tables."""
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.csv_export import csv_response
+from clubsite.qr import qr_svg
 from clubsite.roles import roster_admin_required
 from tables import services
 from tables.forms import TableForm
@@ -19,6 +22,16 @@ CSV_COLUMNS = ["number", "name", "kind", "active", "out_of_service", "status"]
 @roster_admin_required
 def table_list(request):
     return render(request, "tables/list.html", {"tables": tables_with_status(active_only=False)})
+
+
+@roster_admin_required
+def table_qr_sheet(request):
+    """A printable sheet: each active table's number and the QR code of its board's address."""
+    cards = []
+    for table in Table.objects.filter(is_active=True).order_by("number"):
+        url = request.build_absolute_uri(reverse("games:board", args=[table.number]))
+        cards.append({"table": table, "url": url, "qr": qr_svg(url)})
+    return render(request, "tables/qr_sheet.html", {"cards": cards})
 
 
 @roster_admin_required

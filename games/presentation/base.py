@@ -105,6 +105,10 @@ class Presentation:
         """The big number of a seat."""
         return state.scores[seat]
 
+    def board_score_caption(self, state) -> str:
+        """What the big numbers are (under each of them)."""
+        return str(self.score_caption)
+
     def board_seat_figures(self, state, seat) -> list:
         return []
 

@@ -80,19 +80,34 @@ class CueRunPresentation(Presentation):
     normal_draw = gettext_lazy("Draw (every run 16 in 16)")
 
     def board_score(self, state, seat):
-        return state.strokes[seat]
+        """The strokes that decide the game: with a handicap in strokes, the adjusted total
+        (strokes + the seat's handicap) as it stands; else the strokes. A finished run shows
+        its total as the result counts it (a stopped run: plus the balls left)."""
+        if state.adjusted[seat] is not None and any(state.deltas):
+            return state.adjusted[seat]
+        return state.strokes[seat] + state.deltas[seat]
+
+    def board_score_caption(self, state):
+        return _("strokes with handicap") if any(state.deltas) else str(self.score_caption)
 
     def board_seat_figures(self, state, seat):
         figures = [
             (_("balls"), f"{state.balls_down[seat]}/16"),
             (_("penalties"), state.penalties[seat]),
         ]
-        if state.adjusted[seat] is not None and state.adjusted[seat] != state.strokes[seat]:
-            figures.append((_("adjusted"), state.adjusted[seat]))
+        if any(state.deltas):  # the big number is the adjusted total: the strokes beside it
+            figures.append((_("strokes"), state.strokes[seat]))
         return figures
 
     def board_panel(self, state, names):
-        return {"handicap": _board_handicap(state.settings, names), "to_beat": state.to_beat}
+        to_beat = state.to_beat
+        if to_beat is not None:  # in the big numbers' terms: with the runner's handicap
+            to_beat += state.deltas[state.turn]
+        return {
+            "handicap": _board_handicap(state.settings, names),
+            "to_beat": to_beat,
+            "with_handicap": any(state.deltas),
+        }
 
     def page_seat_text(self, state, seat):
         return _("%(strokes)s strokes, %(balls)s balls") % {

@@ -73,7 +73,7 @@ def game_detail(request, pk):
         "variant": variant,
         "seats": seats,
         "seat_names": [seat.name for seat in seats],  # the log names the players
-        "settings_rows": settings_rows(game, variant),
+        "settings_rows": settings_rows(game, variant, seats),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),
         "steps": steps,
@@ -85,8 +85,12 @@ def game_detail(request, pk):
     return render(request, "records/game_detail.html", context)
 
 
-def settings_rows(game, variant):
-    """(label, value) of every setting the game was played with, as the rules page names them."""
+def settings_rows(game, variant, seats):
+    """(label, value) of every setting the game was played with, as the rules page names them.
+
+    A choice is looked up by its string key whatever type the stored settings give it (seat
+    settings are stored as integers); a seat choice names the player seated there.
+    """
     try:
         values = selectors.settings_of(game).to_dict()
     except rules.SettingsError:
@@ -96,9 +100,15 @@ def settings_rows(game, variant):
         if field.name == "players" or field.name not in values:
             continue
         value = values[field.name]
-        if field.kind == "choice":  # a seat choice is stored as the seat's number
-            label = dict(field.choices).get(str(value))
-            value = render_message(label) if label is not None else str(value)
+        if field.choices == rules.SEAT_CHOICES and str(value).isdigit():
+            index = int(value)
+            value = (
+                seats[index].name
+                if index < len(seats)
+                else render_message(dict(field.choices).get(str(value), str(value)))
+            )
+        elif field.kind == "choice":
+            value = render_message(dict(field.choices).get(str(value), str(value)))
         elif field.kind == "bool":
             value = _("yes") if value else _("no")
         rows.append((render_message(field.label), value))

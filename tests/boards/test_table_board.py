@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from boards.views import qr_svg
+from clubsite.qr import qr_svg
 from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Game
@@ -211,14 +211,16 @@ def test_cue_run_board_shows_strokes_handicap_and_the_figure_to_beat(client, tab
     record(game, marker_user, *[ev("pot")] * 16, ev("pot"), ev("foul_pot", fouls=("double_hit",)))
     html = board_html(client)
     assert "Кладка шаров кием" in html
-    assert [(name, score) for _, name, score in seats(html)] == [("Вера", "16"), ("Глеб", "3")]
-    assert "ударов" in html
+    # The big numbers are what decides: the totals with the handicap (Глеб: 3 strokes − 2).
+    assert [(name, score) for _, name, score in seats(html)] == [("Вера", "16"), ("Глеб", "1")]
+    assert "ударов с форой" in html
     turn = [name for classes, name, _ in seats(html) if "is-turn" in classes]
     assert turn == ["Глеб"]
     gleb = re.search(r'data-seat="1">(.*?)</li>', html, re.S).group(1)
     assert re.search(r"<dt>шаров</dt><dd>2/16</dd>", gleb)
     assert re.search(r"<dt>штрафы</dt><dd>1</dd>", gleb)
-    assert text_of(html, "data-to-beat") == "18"  # 16 + his 2 extra strokes
+    assert re.search(r"<dt>ударов</dt><dd>3</dd>", gleb)  # his strokes beside the total
+    assert text_of(html, "data-to-beat") == "16"  # Вера's total: at most 18 of his strokes
     handicap = re.search(r"data-handicap>(.*?)</div>", html, re.S).group(1)
     assert "+2" in handicap and "в запас слабейшему" in handicap and "сильнейший: Вера" in handicap
 

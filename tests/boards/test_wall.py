@@ -49,7 +49,7 @@ def test_every_active_table_is_a_tile(client, marker_user):
     assert "is-out" in shown[4][0]
 
 
-def test_a_finished_game_shows_its_winner_on_the_tile(client, marker_user):
+def test_a_finished_game_leaves_its_table_free_with_the_result_in_small_type(client, marker_user):
     from games import services
 
     table = Table.objects.create(number=7)
@@ -57,7 +57,19 @@ def test_a_finished_game_shows_its_winner_on_the_tile(client, marker_user):
     game = record(game, marker_user, ev("score"))
     services.finish_game(game=game, user=marker_user)
     classes, body = tiles(client.get(reverse("games:wall")).content.decode())[7]
-    assert "is-finished" in classes and "Победитель: Аня" in body
+    assert "is-free" in classes and "is-finished" not in classes
+    assert "Свободен" in body
+    last = re.search(r'<p class="tile-last" data-last-result>(.*?)</p>', body, re.S)[1]
+    assert "Пробка" in last and "Победитель: Аня" in last and "Аня 3" in last
+    assert "mini-seat" not in body  # never the old game as if it were being played
+
+
+def test_a_game_over_by_the_rules_but_not_closed_stays_on_its_tile(client, marker_user):
+    table = Table.objects.create(number=7)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user, target=3)
+    record(game, marker_user, ev("score"))  # Аня reaches 3; the marker has not closed it yet
+    classes, body = tiles(client.get(reverse("games:wall")).content.decode())[7]
+    assert "is-finished" in classes and "Победитель: Аня" in body and "mini-seat" in body
 
 
 @pytest.mark.parametrize(

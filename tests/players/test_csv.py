@@ -254,6 +254,58 @@ def test_the_largest_file_fits_through_the_confirm_step(admin_client):
     assert Player.objects.count() == 490
 
 
+# --- import: the class names clubs write -------------------------------------------------
+
+CLASSES_AS_CLUBS_WRITE_THEM = [
+    ("КМС", "cms"),
+    ("кмс", "cms"),
+    ("к. м. с.", "cms"),
+    ("Кандидат в мастера спорта", "cms"),
+    ("МС", "ms"),
+    ("Мастер спорта", "ms"),
+    ("б/р", "novice"),
+    ("Б/Р", "novice"),
+    ("без разряда", "novice"),
+    ("Без  разряда", "novice"),
+    ("1 разряд", "1"),
+    ("1-й разряд", "1"),
+    ("1-й", "1"),
+    ("1р", "1"),
+    ("I", "1"),
+    ("II", "2"),
+    ("2 разряд", "2"),
+    ("III", "3"),
+    ("3р", "3"),
+    (" 3 р ", "3"),
+    ("3-й разряд", "3"),
+    ("2nd class", "2"),
+    # today's forms: our values and both languages' labels
+    ("cms", "cms"),
+    ("novice", "novice"),
+    ("3", "3"),
+    ("Без разряда (новичок)", "novice"),
+    ("Master of Sport", "ms"),
+]
+
+
+@pytest.mark.parametrize(("written", "value"), CLASSES_AS_CLUBS_WRITE_THEM)
+def test_the_class_names_clubs_write_are_understood(admin_client, written, value):
+    response = upload(admin_client, f"full_name;разряд\nОлег Орлов;{written}\n")
+    plan = response.context["plan"]
+    assert [row.errors for row in plan.rows] == [[]]
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
+    assert Player.objects.get(full_name="Олег Орлов").skill_class == value
+
+
+@pytest.mark.parametrize("written", ["IV", "4 разряд", "гроссмейстер", "1-й дан", "кмс2"])
+def test_an_unknown_class_is_reported_on_its_row(admin_client, written):
+    text = f"full_name;разряд\nИван Петров;КМС\nОлег Орлов;{written}\n"
+    plan = upload(admin_client, text).context["plan"]
+    assert plan.rows[0].errors == []
+    assert len(plan.rows[1].errors) == 1
+    assert not Player.objects.exists()
+
+
 def test_notes_longer_than_the_limit_are_a_row_error(admin_client):
     text = HEADER + f"Иван Петров,,,,,,{'x' * 2001}\nПётр Иванов,,,,,,{'y' * 2000}\n"
     plan = upload(admin_client, text).context["plan"]

@@ -103,3 +103,30 @@ def test_russian_is_the_default(client, live_cork):
 
 def test_unknown_game_is_404(client):
     assert client.get(reverse("games:detail", args=[999999])).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("variant", "game_settings", "label"),
+    [
+        (
+            "cue_run",
+            {"handicap": "extra_strokes", "handicap_strokes": 2, "strong_seat": 1},
+            "Stronger player (gives the handicap)",
+        ),
+        ("cue_vs_hand", {"cue_seat": 1}, "Plays with the cue (the stronger player)"),
+    ],
+)
+def test_a_seat_setting_names_the_player_seated_there(client, variant, game_settings, label):
+    # The seat settings are stored as integers: the page looked their labels up by string (500).
+    ann, bob = player("Ann"), player("Bob")
+    game = finished(
+        variant,
+        [(ann, "loss", 20, {}), (bob, "win", 18, {})],
+        settings={"players": 2, **game_settings},
+    )
+    seat_setting = next(name for name in game_settings if name.endswith("_seat"))
+    assert isinstance(game.settings[seat_setting], int)
+    response = client.get(reverse("games:detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"<dt>{label}</dt><dd>Bob</dd>" in html

@@ -1,7 +1,11 @@
 import csv
 import io
+import re
+from pathlib import Path
 
 import pytest
+import segno
+from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.test import Client
 from django.urls import reverse
@@ -64,6 +68,7 @@ def page_urls(table):
         reverse("tables:create"),
         reverse("tables:edit", args=[table.pk]),
         reverse("tables:export"),
+        reverse("tables:qr_sheet"),
     ]
 
 
@@ -193,3 +198,64 @@ def test_export_csv(admin_client, table):
         ["2", "Зелёный", "pyramid_12", "1", "1", "out_of_service"],
         ["7", "Турнирный", "pyramid_12", "1", "0", "free"],
     ]
+
+
+# --- the boards' addresses and the QR sheet --------------------------------------------------
+
+
+def test_list_links_each_tables_board(admin_client, table):
+    TableFactory(number=8)
+    html = admin_client.get(reverse("tables:list")).content.decode()
+    for number in (7, 8):
+        assert f'href="{reverse("games:board", args=[number])}" data-board' in html
+    assert reverse("tables:qr_sheet") in html
+
+
+def qr_cards(html):
+    return re.findall(r'<figure class="qr-card" data-table="(\d+)">(.*?)</figure>', html, re.S)
+
+
+def modules_drawn(svg, border=2):
+    """The dark modules of a segno SVG (lines of ``h`` runs along each row), as a matrix."""
+    size = int(re.search(r'viewBox="0 0 (\d+) ', svg)[1]) - 2 * border
+    path = re.search(r'class="qrline"[^>]* d="([^"]+)"', svg)[1]
+    dark, x, y = set(), 0.0, 0.0
+    for command, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?: (-?[\d.]+))?", path):
+        if command == "M":
+            x, y = float(a), float(b)
+        elif command == "m":
+            x, y = x + float(a), y + float(b)
+        else:
+            dark.update((int(y - 0.5) - border, int(x) + i - border) for i in range(int(a)))
+            x += float(a)
+    return [tuple(int((row, col) in dark) for col in range(size)) for row in range(size)]
+
+
+def test_the_qr_sheet_has_one_card_per_active_table_encoding_its_board_address(
+    admin_client, settings
+):
+    settings.ALLOWED_HOSTS = ["club.example"]
+    for number in (1, 2, 12):
+        TableFactory(number=number, name=f"Стол {number}")
+    TableFactory(number=3, out_of_service=True)  # still stands in the hall
+    TableFactory(number=4, is_active=False)  # gone: no card
+    response = admin_client.get(reverse("tables:qr_sheet"), HTTP_HOST="club.example")
+    assert response.status_code == 200
+    cards = qr_cards(response.content.decode())
+    assert [number for number, _card in cards] == ["1", "2", "3", "12"]
+    for number, card in cards:
+        url = f"http://club.example/tables/{number}/board/"
+        assert f"№ {number}" in card and f'href="{url}"' in card
+        svg = re.search(r"<svg.*?</svg>", card, re.S)[0]
+        # The code drawn is the one of the board's absolute address, module by module.
+        assert modules_drawn(svg) == [tuple(row) for row in segno.make(url, error="m").matrix]
+        assert modules_drawn(svg) != [
+            tuple(row) for row in segno.make(url.replace(number, "99"), error="m").matrix
+        ]
+
+
+def test_the_qr_sheet_prints_codes_at_least_6_cm_wide():
+    css = (Path(django_settings.BASE_DIR) / "static/css/roster.css").read_text()
+    printed = re.search(r"@media print \{(.*)\}", css, re.S)[1]
+    width = re.search(r"\.qr-code svg \{ width: (\d+)mm", printed)
+    assert width and int(width[1]) >= 60

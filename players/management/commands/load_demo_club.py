@@ -13,6 +13,7 @@ from django.db import transaction
 
 from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
 from clubsite.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
+from games import rules
 from games.demo import load_demo_games
 from games.models import Game
 from players.models import Player, SkillClass
@@ -24,6 +25,8 @@ TABLES = [
     (2, "Турнирный", TableKind.PYRAMID_12),
     (3, "У окна", TableKind.PYRAMID_11),
     (4, "Малый", TableKind.PYRAMID_10),
+    (5, "Клубный", TableKind.PYRAMID_12),
+    (6, "Дальний", TableKind.PYRAMID_11),
 ]
 
 PLAYERS = [
@@ -39,7 +42,18 @@ PLAYERS = [
     ("Елена Лебедева", "Лена", SkillClass.NOVICE),
     ("Владимир Козлов", "Дед", SkillClass.CANDIDATE_MASTER),
     ("Артём Егоров", "", SkillClass.NOVICE),
+    ("Константин Преображенский", "", SkillClass.FIRST),  # the longest name the boards show
 ]
+
+
+def demo_tables():
+    """The named tables, and numbered ones if the rules have more games than that: every game
+    is left in progress at a table of its own, and two tables stay free."""
+    rows = list(TABLES)
+    while len(rows) < len(rules.VARIANTS) + 2:
+        rows.append((len(rows) + 1, f"Стол {len(rows) + 1}", TableKind.PYRAMID_12))
+    return rows
+
 
 USERS = [("admin", ADMINS, True), ("marker", MARKERS, False), ("cashier", CASHIERS, False)]
 
@@ -50,9 +64,10 @@ class Command(BaseCommand):
     @transaction.atomic
     def handle(self, *args, **options):
         ensure_roles()
-        new_tables = sum(self.table(*row) for row in TABLES)
+        tables = demo_tables()
+        new_tables = sum(self.table(*row) for row in tables)
         new_players = sum(self.player(*row) for row in PLAYERS)
-        self.stdout.write(f"Tables: {new_tables} created, {len(TABLES) - new_tables} existed.")
+        self.stdout.write(f"Tables: {new_tables} created, {len(tables) - new_tables} existed.")
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
             self.user(username, group, is_staff)
@@ -64,13 +79,13 @@ class Command(BaseCommand):
         self.stdout.write(f"Tournaments: {tournaments} created.")
         games_before = Game.objects.filter(match_frame=None).count()
         games = load_demo_games(
-            tables=[Table.objects.get(number=row[0]) for row in TABLES],
+            tables=[Table.objects.get(number=row[0]) for row in tables],
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
             marker=get_user_model().objects.get(username="marker"),
         )
         tariffs = load_demo_tariffs()
         self.stdout.write(f"Tariffs: {tariffs} created.")
-        tables = [Table.objects.get(number=row[0]) for row in TABLES]
+        tables = [Table.objects.get(number=row[0]) for row in tables]
         admin = get_user_model().objects.get(username="admin")
         sessions = load_demo_history(
             tables=tables,
