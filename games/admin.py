@@ -61,7 +61,7 @@ class GameAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     def settings_text(self, game):
         from records.views.games import settings_rows
 
-        rows = settings_rows(game, selectors.variant_of(game))
+        rows = settings_rows(game, selectors.variant_of(game), selectors.seats_of(game))
         return "; ".join(f"{label}: {value}" for label, value in rows) or "—"
 
     def get_search_results(self, request, queryset, search_term):

@@ -33,7 +33,8 @@
    - a form with data-confirm asks before it is submitted;
    - a button with data-accept-settings (the handicap hint) copies those settings into its
      form's fields and says so with its data-done text;
-   - a select with data-submit-op submits its form on a change, with that value as "op". */
+   - a select with data-submit-op submits its form on a change, with that value as "op";
+   - a button with data-print prints the page (the tables' QR sheet). */
 (function () {
   "use strict";
 
@@ -50,6 +51,10 @@
     var op = select.form.querySelector("[name=op]");
     if (op) op.value = select.dataset.submitOp;
     select.form.submit();
+  });
+
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) window.print();
   });
 
   document.addEventListener("click", function (event) {
