@@ -96,7 +96,11 @@ def _locked_table(table):
 
 
 def _locked_session(session):
-    return TableSession.objects.select_for_update(of=("self",)).select_related("table").get(pk=session.pk)
+    return (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .get(pk=session.pk)
+    )
 
 
 def _check_playable(table):

@@ -197,7 +197,9 @@ def next_frame(*, match, marker):
     Refused (MatchError) when the match is over or its frame in play is not finished.
     """
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
+        locked = (
+            Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
+        )
         if locked.status != MatchStatus.IN_PROGRESS:
             raise MatchError(_("This match is over."))
         frames = selectors.frames_of(locked)
