@@ -19,6 +19,24 @@ from tables.models import Table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def rows_of(model):
+    """The model's rows; a reference to a user by his username, since the backup keeps users
+    by their natural key (a restored user may get another id)."""
+    usernames = dict(User.objects.values_list("pk", "username"))
+    user_columns = [
+        field.attname
+        for field in model._meta.concrete_fields
+        if field.is_relation and field.related_model is User
+    ]
+    rows = list(model.objects.order_by("pk").values())
+    for row in rows:
+        if model is User:
+            del row["id"]
+        for column in user_columns:
+            row[column] = usernames.get(row[column], row[column])
+    return rows
+
+
 def snapshot():
     """Everything a club would miss, each game with the state its stored events replay to."""
     games = {}
@@ -47,7 +65,7 @@ def snapshot():
         "games": games,
         # Every row of every model of the club's own apps (billing, tournaments… included).
         "rows": {
-            model._meta.label: list(model.objects.order_by("pk").values())
+            model._meta.label: rows_of(model)
             for model in (m for label, _ in club_rows() for m in [apps.get_model(label)])
         },
         "events": list(Event.objects.order_by("game_id", "seq").values_list("kind", "payload")),
