@@ -116,7 +116,9 @@ def board_games(marker):
     rng = random.Random(14)
     tables = {}
     for index, (key, variant) in enumerate(rules.VARIANTS.items()):
-        seats = players[: seat_count(variant)]
+        # The longest names, seated as guests: a player of the roster cannot be at two tables
+        # at once, and every game here is on the boards at the same time.
+        seats = [player.display_name for player in players[: seat_count(variant)]]
         for offset, phase in enumerate(PHASES):
             number = 3 * index + offset + 1
             demo.play(
