@@ -49,7 +49,7 @@ from .base import (
     gettext_noop,
     join_messages,
     malformed,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 from .pyramid import (
@@ -328,8 +328,8 @@ def describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
     other = 1 - seat
     params: dict[str, Any] = {
-        "seat": seat_number(seat),
-        "other": seat_number(other),
+        "seat": player_ref(seat),
+        "other": player_ref(other),
         "score": after.scores[seat],
     }
     if event.kind == POT:
@@ -344,7 +344,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         parts = [
             Message(
                 gettext_noop(
-                    "Player %(seat)s: ball %(ball)s called into the %(pocket)s; balls "
+                    "%(seat)s: ball %(ball)s called into the %(pocket)s; balls "
                     "%(balls)s: +%(points)s = %(score)s"
                 ),
                 params,
@@ -362,7 +362,7 @@ def describe(before: State, event: Event, after: State) -> Message:
         return with_ending(join_messages(parts, "; "), after)
     if event.kind == STROKE:
         return Message(
-            gettext_noop("Player %(seat)s: nothing pocketed as called; player %(other)s to play"),
+            gettext_noop("%(seat)s: nothing pocketed as called; %(other)s to play"),
             params,
         )
     params["fouls"] = join_messages([FOUL_LABELS[c] for c in event.fouls], ", ")
@@ -371,14 +371,13 @@ def describe(before: State, event: Event, after: State) -> Message:
         params["opponent_score"] = after.scores[other]
         text = Message(
             gettext_noop(
-                "Player %(seat)s: foul (%(fouls)s) — +%(penalty)s to player %(other)s = "
-                "%(opponent_score)s"
+                "%(seat)s: foul (%(fouls)s) — +%(penalty)s to %(other)s = %(opponent_score)s"
             ),
             params,
         )
     else:
         text = Message(
-            gettext_noop("Player %(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
+            gettext_noop("%(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
         )
     return after_foul(text, after)
 

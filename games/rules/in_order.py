@@ -42,7 +42,7 @@ from .base import (
     gettext_noop,
     join_messages,
     malformed,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 from .clockwise import BALLS, FOUL_LABELS, BallValues, check_ball_on
@@ -202,8 +202,8 @@ def _pot(state: State, ball: Any) -> State:
 def describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
     params: dict[str, Any] = {
-        "seat": seat_number(seat),
-        "other": seat_number(1 - seat),
+        "seat": player_ref(seat),
+        "other": player_ref(1 - seat),
         "ball": event.ball,
         "score": after.scores[seat],
     }
@@ -211,27 +211,21 @@ def describe(before: State, event: Event, after: State) -> Message:
         if after.to_return < before.to_return:
             return Message(
                 gettext_noop(
-                    "Player %(seat)s: ball %(ball)s pocketed and returned to the table "
+                    "%(seat)s: ball %(ball)s pocketed and returned to the table "
                     "(handicap); he plays on"
                 ),
                 params,
             )
         params["points"] = after.scores[seat] - before.scores[seat]
         return with_ending(
-            Message(
-                gettext_noop("Player %(seat)s: ball %(ball)s, +%(points)s = %(score)s"), params
-            ),
+            Message(gettext_noop("%(seat)s: ball %(ball)s, +%(points)s = %(score)s"), params),
             after,
         )
     if event.kind == STROKE:
-        return Message(
-            gettext_noop("Player %(seat)s: nothing pocketed; player %(other)s to play"), params
-        )
+        return Message(gettext_noop("%(seat)s: nothing pocketed; %(other)s to play"), params)
     params["fouls"] = join_messages([FOUL_LABELS[c] for c in event.fouls], ", ")
     params["penalty"] = before.scores[seat] - after.scores[seat]
-    return Message(
-        gettext_noop("Player %(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
-    )
+    return Message(gettext_noop("%(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params)
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:

@@ -57,7 +57,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
-    seat_number,
+    player_ref,
     unknown_event,
 )
 
@@ -511,8 +511,8 @@ def _ending(after: State) -> Message | None:
     if after.result.draw:
         return Message(gettext_noop("the frame is drawn"))
     return Message(
-        gettext_noop("player %(seat)s wins the frame"),
-        {"seat": seat_number(after.result.winners[0])},
+        gettext_noop("%(seat)s wins the frame"),
+        {"seat": player_ref(after.result.winners[0])},
     )
 
 
@@ -528,8 +528,8 @@ def after_foul(text: Message, after: Any) -> Message:
             [
                 text,
                 Message(
-                    gettext_noop("player %(other)s plays %(from)s"),
-                    {"other": seat_number(after.turn), "from": IN_HAND_LABELS[after.in_hand]},
+                    gettext_noop("%(other)s plays %(from)s"),
+                    {"other": player_ref(after.turn), "from": IN_HAND_LABELS[after.in_hand]},
                 ),
             ],
             "; ",
@@ -541,8 +541,8 @@ def family_describe(before: State, event: Event, after: State) -> Message:
     seat = before.turn
     other = 1 - seat
     params: dict[str, Any] = {
-        "seat": seat_number(seat),
-        "other": seat_number(other),
+        "seat": player_ref(seat),
+        "other": player_ref(other),
         "shelf": after.scores[seat],
         "left": after.on_table,
     }
@@ -552,16 +552,14 @@ def family_describe(before: State, event: Event, after: State) -> Message:
         params["count"] = count
         if kind == POT:
             text = Message(
-                gettext_noop(
-                    "Player %(seat)s: +%(count)s, shelf %(shelf)s (on the table: %(left)s)"
-                ),
+                gettext_noop("%(seat)s: +%(count)s, shelf %(shelf)s (on the table: %(left)s)"),
                 params,
             )
         else:
             params["from"] = IN_HAND_LABELS[after.in_hand]
             text = Message(
                 gettext_noop(
-                    "Player %(seat)s: svoyak, +%(count)s, shelf %(shelf)s (on the table: "
+                    "%(seat)s: svoyak, +%(count)s, shelf %(shelf)s (on the table: "
                     "%(left)s); plays on %(from)s"
                 ),
                 params,
@@ -583,25 +581,22 @@ def family_describe(before: State, event: Event, after: State) -> Message:
             text = join_messages([text, *notes], "; ")
         return with_ending(text, after)
     if kind == STROKE:
-        return Message(
-            gettext_noop("Player %(seat)s: nothing pocketed; player %(other)s to play"), params
-        )
+        return Message(gettext_noop("%(seat)s: nothing pocketed; %(other)s to play"), params)
     params["fouls"] = join_messages([before.family.foul_labels[c] for c in event.fouls], ", ")
     if after.penalty_balls[other] > before.penalty_balls[other]:
         params["penalty"] = after.scores[other]
         text = gettext_noop(
-            "Player %(seat)s: foul (%(fouls)s) — player %(other)s takes a penalty ball, "
-            "shelf %(penalty)s"
+            "%(seat)s: foul (%(fouls)s) — %(other)s takes a penalty ball, shelf %(penalty)s"
         )
     elif after.debts[seat] > before.debts[seat]:
         params["debt"] = after.debts[seat]
-        text = gettext_noop("Player %(seat)s: foul (%(fouls)s) — no ball to return, owes %(debt)s")
+        text = gettext_noop("%(seat)s: foul (%(fouls)s) — no ball to return, owes %(debt)s")
     elif after.scores[seat] < before.scores[seat]:
         text = gettext_noop(
-            "Player %(seat)s: foul (%(fouls)s) — returns a ball to the table, shelf %(shelf)s"
+            "%(seat)s: foul (%(fouls)s) — returns a ball to the table, shelf %(shelf)s"
         )
     else:
-        text = gettext_noop("Player %(seat)s: foul (%(fouls)s)")
+        text = gettext_noop("%(seat)s: foul (%(fouls)s)")
     message = Message(text, params)
     return after_foul(message, after)
 

@@ -95,8 +95,10 @@ def test_a_classic_frame_with_called_balls(marker_client, table, players):
     outcome = finish(marker_client, game)
     assert [(o, s) for o, s, _ in outcome] == [("win", 51), ("loss", -5)]
     page = marker_client.get(reverse("games:detail", args=[game.pk])).content.decode()
-    assert "Получает фору (слабейший)" in page and "Игрок 2" in page  # the weaker seat setting
-    assert "заказ — шар 1, луза: дальняя левая угловая; шары 1, 5: +16 = 16" in page
+    weaker = players[1].display_name  # the weaker seat setting names its player
+    assert f"<dt>Получает фору (слабейший)</dt><dd>{weaker}</dd>" in page
+    first = f"{players[0].display_name}: заказ — шар 1, луза: дальняя левая угловая; шары 1, 5: +16 = 16"
+    assert first in page and "Игрок 1" not in page  # descriptions name the players
 
 
 def test_in_order_offers_only_the_ball_on(marker_client, table, players):

@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +15,7 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 
 from games.rules import UNDO, VARIANTS, Event, Pocket, RuleViolation, SettingsError, replay
+from games.rules.base import PLAYER
 from games.rules.classic_pyramid import value as classic_value
 from games.rules.pyramid import TARGET as FAMILY_TARGET
 
@@ -404,3 +406,19 @@ def test_apply_accepts_exactly_what_is_offered(key, data, event):
     except RuleViolation:
         accepted = False
     assert accepted == offered(actions, event), event
+
+
+@pytest.mark.parametrize("key", ALL)
+@PROPERTY
+@given(data=st.data())
+def test_descriptions_name_every_player_through_player_ref(key, data):
+    """Issue 14, item 7: the site renders ``player_ref`` as the seat's name («Сокол: …»), so a
+    description may name a seat no other way (no "Player %(seat)s" of its own)."""
+    variant, _, events, stack = data.draw(games(key))
+    effective = []  # the events behind stack[1:], undone ones taken out
+    for event in events:
+        effective.pop() if event.kind == UNDO else effective.append(event)
+    named = {PLAYER: "<seat %(seat)s>"}
+    for before, event, after in zip(stack[:-1], effective, stack[1:], strict=True):
+        text = variant.describe(before, event, after).render(lambda s: named.get(s, s))
+        assert not re.search(r"player \d", text, re.IGNORECASE), text
