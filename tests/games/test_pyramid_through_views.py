@@ -97,7 +97,8 @@ def test_a_classic_frame_with_called_balls(marker_client, table, players):
     page = marker_client.get(reverse("games:detail", args=[game.pk])).content.decode()
     weaker = players[1].display_name  # the weaker seat setting names its player
     assert f"<dt>Получает фору (слабейший)</dt><dd>{weaker}</dd>" in page
-    first = f"{players[0].display_name}: заказ — шар 1, луза: дальняя левая угловая; шары 1, 5: +16 = 16"
+    called = "заказ — шар 1, луза: дальняя левая угловая; шары 1, 5: +16 = 16"
+    first = f"{players[0].display_name}: {called}"
     assert first in page and "Игрок 1" not in page  # descriptions name the players
 
 
