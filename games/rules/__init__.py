@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 from . import (
@@ -60,6 +61,7 @@ __all__ = [
     "POCKETING",
     "POCKET_LABELS",
     "SEAT_CHOICES",
+    "GAME_MODULES",
     "UNDO",
     "VARIANTS",
     "Action",
@@ -80,22 +82,23 @@ __all__ = [
     "replay_log",
 ]
 
-VARIANTS: dict[str, Variant] = {
-    module.VARIANT.key: module.VARIANT
-    for module in (
-        # the four traditional games of the seed (RULES.md)
-        cork,
-        clockwise,
-        cue_run,
-        cue_vs_hand,
-        # the everyday pyramid games (docs/rules/pyramid.md)
-        in_order,
-        free_pyramid,
-        combined_pyramid,
-        dynamic_pyramid,
-        classic_pyramid,
-    )
-}
+# The game modules, in the order the site lists the games. Each game's presentation is the
+# module of the same name in games/presentation/ (games.presentation.PRESENTATIONS).
+GAME_MODULES: tuple[ModuleType, ...] = (
+    # the four traditional games of the seed (RULES.md)
+    cork,
+    clockwise,
+    cue_run,
+    cue_vs_hand,
+    # the everyday pyramid games (docs/rules/pyramid.md)
+    in_order,
+    free_pyramid,
+    combined_pyramid,
+    dynamic_pyramid,
+    classic_pyramid,
+)
+
+VARIANTS: dict[str, Variant] = {module.VARIANT.key: module.VARIANT for module in GAME_MODULES}
 
 
 def get_variant(key: str) -> Variant:

@@ -37,6 +37,8 @@ Helpers for the game modules (bottom of this file)
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
     frozen state with some fields changed), ``bump`` (one seat's count raised),
+    ``count_fouls`` / ``foul_tallies`` (per-seat counts of each foul), ``per_seat`` (a
+    game's ``seat_stats`` from per-seat columns),
     ``seat_number`` / ``player_ref`` (1-based seats in texts: "Player 1", which the site
     renders as the player's name) and ``join_messages`` (several Messages as one, e.g. the
     fouls of one stroke). A Message's parameter may itself be a Message: it is translated too
@@ -386,6 +388,31 @@ SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
 def bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
     """A copy of the per-seat ``values`` with ``seat``'s value raised by ``by``."""
     return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
+
+
+def count_fouls(
+    foul_counts: tuple[tuple[int, ...], ...],
+    seat: int,
+    codes: Sequence[str],
+    fouls: Sequence[str],
+) -> tuple[tuple[int, ...], ...]:
+    """Per-seat foul tallies (each in ``codes`` order) with one more of each of ``fouls``
+    for ``seat``."""
+    tally = tuple(c + (code in fouls) for code, c in zip(codes, foul_counts[seat], strict=True))
+    return foul_counts[:seat] + (tally,) + foul_counts[seat + 1 :]
+
+
+def foul_tallies(
+    codes: Sequence[str], foul_counts: tuple[tuple[int, ...], ...]
+) -> tuple[dict[str, int], ...]:
+    """Each seat's foul tally (in ``codes`` order) as a mapping of foul code to count."""
+    return tuple(dict(zip(codes, counts, strict=True)) for counts in foul_counts)
+
+
+def per_seat(seats: int, **columns: Sequence[Any]) -> tuple[dict[str, Any], ...]:
+    """Each seat's statistics from per-seat columns (a game's ``seat_stats``):
+    ``per_seat(2, balls=(3, 5))`` is ``({"balls": 3}, {"balls": 5})``."""
+    return tuple({name: values[seat] for name, values in columns.items()} for seat in range(seats))
 
 
 def join_messages(messages: Sequence[Message], separator: str = "; ") -> Message:

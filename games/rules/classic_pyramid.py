@@ -67,6 +67,7 @@ from .pyramid import (
     handicap_fields,
     in_hand_after_foul,
     parse_pyramid_settings,
+    points_seat_stats,
     split_returned,
     table_cleared_result,
     with_ending,
@@ -383,16 +384,7 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "points": state.scores[seat],
-            "balls": len(state.shelves[seat]),
-            "fouls": state.fouls[seat],
-            "penalty_points": state.penalties[seat],
-            "best_run": state.best_run[seat],
-        }
-        for seat in range(state.seats)
-    )
+    return points_seat_stats(state, state.shelves, penalty_points=state.penalties)
 
 
 VARIANT = game_variant(

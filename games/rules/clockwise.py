@@ -60,6 +60,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
+    per_seat,
     player_ref,
     unknown_event,
 )
@@ -530,14 +531,12 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "balls": len(state.pocketed[seat]),
-            "points": state.scores[seat],
-            "wrong_pockets": state.wrong_pockets[seat],
-            "fouls": state.fouls[seat],
-        }
-        for seat in range(state.seats)
+    return per_seat(
+        state.seats,
+        balls=tuple(map(len, state.pocketed)),
+        points=state.scores,
+        wrong_pockets=state.wrong_pockets,
+        fouls=state.fouls,
     )
 
 

@@ -36,13 +36,16 @@ from .base import (
     SettingField,
     bump,
     check_fouls,
+    count_fouls,
     evolve,
     expect_details,
+    foul_tallies,
     game_over,
     game_variant,
     gettext_noop,
     join_messages,
     parse_settings,
+    per_seat,
     player_ref,
     unknown_event,
 )
@@ -142,9 +145,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return () if state.finished else _ACTIONS
 
 
-_FOUL_INDEX = {code: i for i, code in enumerate(FOUL_CODES)}
-
-
 def apply(state: State, event: Event) -> State:
     if state.finished:
         raise game_over()
@@ -157,9 +157,6 @@ def apply(state: State, event: Event) -> State:
     if kind == FOUL:
         expect_details(event, fouls=True)
         check_fouls(event, FOUL_LABELS)
-        counts = list(state.foul_counts[seat])
-        for code in event.fouls:
-            counts[_FOUL_INDEX[code]] += 1
         return evolve(
             state,
             turn=(seat + 1) % state.seats,
@@ -167,7 +164,7 @@ def apply(state: State, event: Event) -> State:
             bank=bank * 2,
             fouls_committed=state.fouls_committed + 1,
             applied=state.applied + 1,
-            foul_counts=state.foul_counts[:seat] + (tuple(counts),) + state.foul_counts[seat + 1 :],
+            foul_counts=count_fouls(state.foul_counts, seat, FOUL_CODES, event.fouls),
             foul_strokes=bump(state.foul_strokes, seat, 1),
             points_lost=bump(state.points_lost, seat, bank),
         )
@@ -226,16 +223,14 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "fouls": dict(zip(FOUL_CODES, state.foul_counts[seat], strict=True)),
-            "fouls_total": state.foul_strokes[seat],
-            "scoring_strokes": state.scoring_strokes[seat],
-            "points_won": state.points_won[seat],
-            "points_lost": state.points_lost[seat],
-            "final_score": state.scores[seat],
-        }
-        for seat in range(state.seats)
+    return per_seat(
+        state.seats,
+        fouls=foul_tallies(FOUL_CODES, state.foul_counts),
+        fouls_total=state.foul_strokes,
+        scoring_strokes=state.scoring_strokes,
+        points_won=state.points_won,
+        points_lost=state.points_lost,
+        final_score=state.scores,
     )
 
 

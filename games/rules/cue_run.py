@@ -58,14 +58,17 @@ from .base import (
     SettingsError,
     bump,
     check_fouls,
+    count_fouls,
     evolve,
     expect_details,
+    foul_tallies,
     game_over,
     game_variant,
     gettext_noop,
     join_messages,
     malformed,
     parse_settings,
+    per_seat,
     player_ref,
     unknown_event,
 )
@@ -447,13 +450,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return _STROKE_ACTIONS
 
 
-def _count_fouls(state: State, seat: int, fouls: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
-    counts = tuple(
-        c + (code in fouls) for code, c in zip(FOUL_CODES, state.foul_counts[seat], strict=True)
-    )
-    return state.foul_counts[:seat] + (counts,) + state.foul_counts[seat + 1 :]
-
-
 def apply(state: State, event: Event) -> State:
     if state.finished:
         raise game_over()
@@ -498,7 +494,7 @@ def apply(state: State, event: Event) -> State:
         strokes=strokes,
         penalties=bump(state.penalties, seat) if fouls else state.penalties,
         balls_down=balls_down,
-        foul_counts=_count_fouls(state, seat, fouls) if fouls else state.foul_counts,
+        foul_counts=count_fouls(state.foul_counts, seat, FOUL_CODES, fouls),
         balls_off=bump(state.balls_off, seat) if kind == BALL_OFF else state.balls_off,
         finished=False,
         result=None,
@@ -614,19 +610,17 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "strokes": state.strokes[seat],
-            "penalties": state.penalties[seat],
-            "adjusted": state.adjusted[seat],
-            "balls": state.balls_down[seat],
-            "complete": state.balls_down[seat] == BALLS,
-            "perfect": _perfect(state, seat),
-            "fouls": dict(zip(FOUL_CODES, state.foul_counts[seat], strict=True)),
-            "balls_off": state.balls_off[seat],
-            "stopped": state.stopped[seat],
-        }
-        for seat in range(state.seats)
+    return per_seat(
+        state.seats,
+        strokes=state.strokes,
+        penalties=state.penalties,
+        adjusted=state.adjusted,
+        balls=state.balls_down,
+        complete=tuple(balls == BALLS for balls in state.balls_down),
+        perfect=tuple(_perfect(state, seat) for seat in range(state.seats)),
+        fouls=foul_tallies(FOUL_CODES, state.foul_counts),
+        balls_off=state.balls_off,
+        stopped=state.stopped,
     )
 
 

@@ -44,14 +44,17 @@ from .base import (
     SettingField,
     check_fouls,
     check_whole_numbers,
+    count_fouls,
     evolve,
     expect_details,
+    foul_tallies,
     game_over,
     game_variant,
     gettext_noop,
     join_messages,
     malformed,
     parse_settings,
+    per_seat,
     player_ref,
     unknown_event,
 )
@@ -269,17 +272,13 @@ def apply(state: State, event: Event) -> State:
         check_fouls(event, FOUL_LABELS)
         scores = list(state.scores)
         scores[seat] = max(0, scores[seat] - 1)
-        counts = list(state.foul_counts)
-        counts[seat] = tuple(
-            c + (code in event.fouls) for code, c in zip(FOUL_CODES, counts[seat], strict=True)
-        )
         strokes = list(state.foul_strokes)
         strokes[seat] += 1
         return _state(
             state,
             turn=other,
             scores=tuple(scores),
-            foul_counts=tuple(counts),
+            foul_counts=count_fouls(state.foul_counts, seat, FOUL_CODES, event.fouls),
             foul_strokes=tuple(strokes),
         )
     raise unknown_event(kind)
@@ -357,14 +356,12 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "role": state.role(seat),
-            "balls": state.scores[seat],
-            "fouls": dict(zip(FOUL_CODES, state.foul_counts[seat], strict=True)),
-            "fouls_total": state.foul_strokes[seat],
-        }
-        for seat in range(state.seats)
+    return per_seat(
+        state.seats,
+        role=tuple(map(state.role, range(state.seats))),
+        balls=state.scores,
+        fouls=foul_tallies(FOUL_CODES, state.foul_counts),
+        fouls_total=state.foul_strokes,
     )
 
 

@@ -55,6 +55,7 @@ from .pyramid import (
     bump,
     handicap_fields,
     parse_pyramid_settings,
+    points_seat_stats,
     split_returned,
     table_cleared_result,
     with_ending,
@@ -229,15 +230,7 @@ def describe(before: State, event: Event, after: State) -> Message:
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "points": state.scores[seat],
-            "balls": len(state.pocketed[seat]),
-            "fouls": state.fouls[seat],
-            "best_run": state.best_run[seat],
-        }
-        for seat in range(state.seats)
-    )
+    return points_seat_stats(state, state.pocketed)
 
 
 VARIANT = game_variant(

@@ -57,6 +57,7 @@ from .base import (
     join_messages,
     malformed,
     parse_settings,
+    per_seat,
     player_ref,
     unknown_event,
 )
@@ -181,6 +182,21 @@ def add_to_shelf(
 
 def best_runs(best: tuple[int, ...], seat: int, run: int) -> tuple[int, ...]:
     return bump(best, seat, run - best[seat]) if run > best[seat] else best
+
+
+def points_seat_stats(
+    state: Any, balls: tuple[tuple[int, ...], ...], **more: tuple[Any, ...]
+) -> tuple[dict[str, Any], ...]:
+    """``seat_stats`` of a game played for points on the pyramid's numbered balls: each
+    seat's points, how many ``balls`` it pocketed, its fouls, ``more`` and its best run."""
+    return per_seat(
+        state.seats,
+        points=state.scores,
+        balls=tuple(map(len, balls)),
+        fouls=state.fouls,
+        **more,
+        best_run=state.best_run,
+    )
 
 
 def table_cleared_result(scores: tuple[int, ...]) -> Result:
@@ -602,17 +618,15 @@ def family_describe(before: State, event: Event, after: State) -> Message:
 
 
 def family_seat_stats(state: State) -> tuple[dict[str, Any], ...]:
-    return tuple(
-        {
-            "shelf": state.scores[seat],
-            "balls": state.balls[seat],
-            "svoyaki": state.svoyaki[seat],
-            "fouls": state.fouls[seat],
-            "best_run": state.best_run[seat],
-            "penalty_balls": state.penalty_balls[seat],
-            "debt": state.debts[seat],
-        }
-        for seat in range(state.seats)
+    return per_seat(
+        state.seats,
+        shelf=state.scores,
+        balls=state.balls,
+        svoyaki=state.svoyaki,
+        fouls=state.fouls,
+        best_run=state.best_run,
+        penalty_balls=state.penalty_balls,
+        debt=state.debts,
     )
 
 
