@@ -10,11 +10,26 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
 ADMINS = "Admins"
 MARKERS = "Markers"
 CASHIERS = "Cashiers"
+
+# The groups keep these names in the database (the code finds them by name); people see them
+# translated (clubsite.apps makes a Group show its role's label).
+ROLE_LABELS = {
+    ADMINS: _("Administrators"),
+    MARKERS: _("Markers"),
+    CASHIERS: _("Cashiers"),
+}
+
+
+def role_label(name):
+    """A group's name as people read it: the role's translated label, else the name."""
+    return ROLE_LABELS.get(name, name)
+
 
 RECORD_GAMES = "games.record_game"
 MANAGE_ROSTER = "players.change_player"
@@ -61,7 +76,7 @@ def ensure_roles():
         (CASHIERS, CASHIER_PERMISSIONS),
         (ADMINS, ADMIN_PERMISSIONS),
     ]:
-        group, _ = Group.objects.get_or_create(name=name)
+        group, _created = Group.objects.get_or_create(name=name)
         for app_label, codename in perms:
             permission = Permission.objects.filter(
                 content_type__app_label=app_label, codename=codename

@@ -51,7 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
-    "axes",
+    "clubsite.apps.AxesConfig",  # django-axes, under a translated name (clubsite/apps.py)
     "players",
     "tables",
     "tournaments",  # before games too (the roles need its permissions)
@@ -59,7 +59,7 @@ INSTALLED_APPS = [
     "games",
     "boards",
     "records",
-    "clubsite",  # its admin.py: the user admin, limited for the Admins group
+    "clubsite.apps.ClubsiteConfig",  # its admin.py: the user admin, limited for the Admins group
 ]
 
 MIDDLEWARE = [
