@@ -14,6 +14,7 @@ from billing.models import (
     Tariff,
     TariffBand,
 )
+from clubsite.immutable import ReadOnlyAdminMixin
 
 
 class TariffBandInline(admin.TabularInline):
@@ -68,19 +69,10 @@ class BarItemAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The audit log, to look things up: nobody adds, changes or deletes an entry."""
 
     list_display = ["at", "username", "action", "session", "bill", "reason"]
     list_filter = ["action"]
     search_fields = ["username", "reason", "=session__id", "=bill__id"]
     date_hierarchy = "at"
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

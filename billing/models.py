@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.immutable import ImmutableRow
 from tables.models import TableKind
 
 WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translated by Django
@@ -225,8 +226,11 @@ class AuditQuerySet(models.QuerySet):
         raise ValueError("The audit log is append-only.")
 
 
-class AuditEntry(models.Model):
+class AuditEntry(ImmutableRow, models.Model):
     """Who changed what, when and why: appended by the services, never changed or deleted."""
+
+    changed_message = "The audit log is append-only: an entry is never changed."
+    deleted_message = "The audit log is append-only: an entry is never deleted."
 
     at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
     # The user's name is kept as text too: deleting a user changes no entry (the link is
@@ -278,14 +282,6 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("The audit log is append-only: an entry is never changed.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("The audit log is append-only: an entry is never deleted.")
 
 
 class BarItem(models.Model):

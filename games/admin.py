@@ -6,20 +6,10 @@ from functools import lru_cache
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.immutable import ReadOnlyAdminMixin
 from games import rules, selectors
 from games.i18n import render_message
 from games.models import Event, Game, Seat
-
-
-class ReadOnlyAdminMixin:
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -10,8 +10,10 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubsite.immutable import ImmutableRow
 from games import rules
 from games.i18n import lazy_message, render_message
+from players.models import PlayerOrGuest
 
 # A game played at a table («партия»), as opposed to a kind of game («игра»).
 PLAYED_GAME = pgettext_lazy("a game played at a table", "game")
@@ -118,7 +120,7 @@ class Game(models.Model):
         return f"{self.get_variant_display()} #{self.pk}"
 
 
-class Seat(models.Model):
+class Seat(PlayerOrGuest):
     """A place in the playing order: a player from the roster, or a guest by name."""
 
     game = models.ForeignKey(
@@ -133,7 +135,6 @@ class Seat(models.Model):
         related_name="seats",
         verbose_name=_("player"),
     )
-    guest_name = models.CharField(_("guest"), max_length=150, blank=True)
     # Filled when the game is finished (from the rules module's result and seat stats).
     outcome = models.CharField(_("outcome"), max_length=8, choices=Outcome.choices, blank=True)
     score = models.IntegerField(_("score"), null=True, blank=True)
@@ -152,16 +153,12 @@ class Seat(models.Model):
         ]
         indexes = [models.Index(fields=["player", "outcome"])]
 
-    def __str__(self):
-        return self.name
 
-    @property
-    def name(self):
-        return self.player.display_name if self.player_id else self.guest_name
-
-
-class Event(models.Model):
+class Event(ImmutableRow, models.Model):
     """One thing the marker recorded. Rows are never changed or deleted; an undo is an event."""
+
+    changed_message = "Events are immutable once recorded."
+    deleted_message = "Events are never deleted; record an undo instead."
 
     game = models.ForeignKey(
         Game, on_delete=models.PROTECT, related_name="events", verbose_name=PLAYED_GAME
@@ -189,11 +186,3 @@ class Event(models.Model):
 
     def __str__(self):
         return f"{self.game_id}#{self.seq}"
-
-    def save(self, *args, **kwargs):
-        if self.pk is not None:
-            raise ValueError("Events are immutable once recorded.")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise ValueError("Events are never deleted; record an undo instead.")

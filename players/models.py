@@ -49,6 +49,23 @@ class SkillClass(models.TextChoices):
     MASTER = "ms", _("Master of Sport")
 
 
+class PlayerOrGuest(models.Model):
+    """A place taken by a player from the roster (the subclass's ``player`` link) or by a guest
+    by name; the subclass's constraints require one of the two."""
+
+    guest_name = models.CharField(_("guest"), max_length=150, blank=True)
+
+    class Meta:
+        abstract = True
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def name(self):
+        return self.player.display_name if self.player_id else self.guest_name
+
+
 class Player(models.Model):
     full_name = models.CharField(_("full name"), max_length=150)
     nickname = models.CharField(

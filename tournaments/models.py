@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from games.models import variant_choices
+from players.models import PlayerOrGuest
 
 MAX_RACE = 15
 
@@ -115,7 +116,7 @@ class Tournament(models.Model):
         }[bracket]
 
 
-class Entrant(models.Model):
+class Entrant(PlayerOrGuest):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey(
         "players.Player",
@@ -125,7 +126,6 @@ class Entrant(models.Model):
         related_name="tournament_entries",
         verbose_name=_("player"),
     )
-    guest_name = models.CharField(_("guest"), max_length=150, blank=True)
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
 
@@ -150,13 +150,6 @@ class Entrant(models.Model):
                 name="entrant_has_player_or_guest",
             ),
         ]
-
-    def __str__(self):
-        return self.name
-
-    @property
-    def name(self):
-        return self.player.display_name if self.player_id else self.guest_name
 
 
 class Match(models.Model):
