@@ -226,6 +226,18 @@ class AuditQuerySet(models.QuerySet):
         raise ValueError("The audit log is append-only.")
 
 
+def _audited(model, verbose_name):
+    """An audit entry's optional link to what it is about (kept: PROTECT)."""
+    return models.ForeignKey(
+        model,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=verbose_name,
+    )
+
+
 class AuditEntry(ImmutableRow, models.Model):
     """Who changed what, when and why: appended by the services, never changed or deleted."""
 
@@ -246,30 +258,9 @@ class AuditEntry(ImmutableRow, models.Model):
     )
     username = models.CharField(_("who"), max_length=150, blank=True)
     action = models.CharField(_("what"), max_length=32)
-    session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="audit_entries",
-        verbose_name=_("session"),
-    )
-    bill = models.ForeignKey(
-        "Bill",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="audit_entries",
-        verbose_name=_("bill"),
-    )
-    shift = models.ForeignKey(
-        "Shift",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="audit_entries",
-        verbose_name=_("shift"),
-    )
+    session = _audited(TableSession, _("session"))
+    bill = _audited("Bill", _("bill"))
+    shift = _audited("Shift", _("shift"))
     details = models.JSONField(_("details"), default=dict, blank=True)
     reason = models.TextField(_("why"), blank=True)
 

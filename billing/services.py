@@ -158,10 +158,7 @@ def pause_session(*, session, user, at=None):
     stretch = _open_stretch(session)
     stretch.ended_at = max(at, stretch.started_at)
     stretch.save(update_fields=["ended_at"])
-    session.status = SessionStatus.PAUSED
-    session.save(update_fields=["status"])
-    audit(user=user, action="session.pause", session=session, table=session.table.number)
-    return session
+    return _set_status(session, SessionStatus.PAUSED, user=user, action="session.pause")
 
 
 @transaction.atomic
@@ -170,9 +167,13 @@ def resume_session(*, session, user, at=None):
     _require(session, SessionStatus.PAUSED)
     _check_playable(session.table)
     Stretch.objects.create(session=session, table=session.table, started_at=at or timezone.now())
-    session.status = SessionStatus.RUNNING
+    return _set_status(session, SessionStatus.RUNNING, user=user, action="session.resume")
+
+
+def _set_status(session, status, *, user, action):
+    session.status = status
     session.save(update_fields=["status"])
-    audit(user=user, action="session.resume", session=session, table=session.table.number)
+    audit(user=user, action=action, session=session, table=session.table.number)
     return session
 
 

@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from billing import selectors, services
@@ -72,54 +73,56 @@ def bill_write(view):
     return wrapped
 
 
-@bill_write
-def add_bar(request, bill):
-    form = BarItemLineForm(request.POST)
-    if not form.is_valid():
-        return refused(request, bill, _("Choose an item and a quantity."), bar_form=form)
-    services.add_bar_item(
-        bill=bill,
-        item=form.cleaned_data["item"],
-        quantity=form.cleaned_data["quantity"],
-        user=request.user,
-    )
+def form_write(form_class, form_name, refusal, write):
+    """A bill_write view of one form: the posted ``form_class``; invalid, the bill again with
+    ``refusal`` and the form (as ``form_name``); valid, ``write(bill=, user=, **its fields)``."""
+
+    @bill_write
+    def view(request, bill):
+        form = form_class(request.POST)
+        if not form.is_valid():
+            return refused(request, bill, refusal, **{form_name: form})
+        write(bill=bill, user=request.user, **form.cleaned_data)
+
+    return view
 
 
-@bill_write
-def remove_line(request, bill):
-    line = BillLine.objects.filter(bill=bill, pk=_number(request.POST.get("line")) or 0).first()
-    if line is None:
-        return refused(request, bill, _("No such line on this bill."))
-    services.remove_line(bill=bill, line=line, user=request.user)
+add_bar = form_write(
+    BarItemLineForm,
+    "bar_form",
+    gettext_lazy("Choose an item and a quantity."),
+    services.add_bar_item,
+)
+discount = form_write(
+    DiscountForm, "discount_form", gettext_lazy("Check the discount."), services.set_discount
+)
+add_payer = form_write(
+    PayerForm, "payer_form", gettext_lazy("Give the payer's name."), services.add_payer
+)
 
 
-@bill_write
-def discount(request, bill):
-    form = DiscountForm(request.POST)
-    if not form.is_valid():
-        return refused(request, bill, _("Check the discount."), discount_form=form)
-    services.set_discount(
-        bill=bill,
-        member=form.cleaned_data["member"],
-        discount_percent=form.cleaned_data["discount_percent"],
-        user=request.user,
-    )
+def row_write(model, name, refusal, write):
+    """A bill_write view on one of the bill's rows, posted by id as ``name``: unknown, the
+    bill again with ``refusal``; known, ``write(bill=, user=, name=the row)``."""
+
+    @bill_write
+    def view(request, bill):
+        row = model.objects.filter(bill=bill, pk=_number(request.POST.get(name)) or 0).first()
+        if row is None:
+            return refused(request, bill, refusal)
+        write(bill=bill, user=request.user, **{name: row})
+
+    return view
 
 
-@bill_write
-def add_payer(request, bill):
-    form = PayerForm(request.POST)
-    if not form.is_valid():
-        return refused(request, bill, _("Give the payer's name."), payer_form=form)
-    services.add_payer(bill=bill, name=form.cleaned_data["name"], user=request.user)
+remove_line = row_write(
+    BillLine, "line", gettext_lazy("No such line on this bill."), services.remove_line
+)
 
 
-@bill_write
-def remove_payer(request, bill):
-    payer = Payer.objects.filter(bill=bill, pk=_number(request.POST.get("payer")) or 0).first()
-    if payer is None:
-        return refused(request, bill, _("No such payer on this bill."))
-    services.remove_payer(bill=bill, payer=payer, user=request.user)
+remove_payer = row_write(
+    Payer, "payer", gettext_lazy("No such payer on this bill."), services.remove_payer
+)
 
 
 def _number(value):
@@ -151,13 +154,5 @@ def pay(request, bill):
     form = PaymentForm(request.POST, bill=bill)
     if not form.is_valid():
         return refused(request, bill, _("Check the payment."), payment_form=form)
-    data = form.cleaned_data
-    services.record_payment(
-        bill=bill,
-        method=data["method"],
-        amount=data["amount"],
-        receipt_number=data["receipt_number"],
-        payer=data["payer"],
-        user=request.user,
-    )
+    services.record_payment(bill=bill, user=request.user, **form.cleaned_data)
     messages.success(request, _("Payment recorded."))

@@ -166,15 +166,8 @@ def correct(request, pk):
     session = get_object_or_404(TableSession, pk=pk)
     form = CorrectTimeForm(request.POST, session=session)
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            services.correct_stretch(
-                stretch=data["stretch"],
-                started_at=data["started_at"],
-                ended_at=data["ended_at"],
-                reason=data["reason"],
-                user=request.user,
-            )
+            services.correct_stretch(user=request.user, **form.cleaned_data)
         except ValidationError as error:
             form.add_error(None, error)
         else:

@@ -42,7 +42,7 @@ def shift(request):
         if not form.is_valid():
             return shift_page(request, open_form=form)
         try:
-            services.open_shift(user=request.user, opening_cash=form.cleaned_data["opening_cash"])
+            services.open_shift(user=request.user, **form.cleaned_data)
         except ValidationError as error:
             return shift_page(request, error=" ".join(error.messages))
         messages.success(request, _("The shift is open."))
@@ -53,9 +53,7 @@ def shift(request):
         return shift_page(request, error=_("No shift is open."))
     if not form.is_valid():
         return shift_page(request, close_form=form)
-    services.close_shift(
-        shift=current, user=request.user, counted_cash=form.cleaned_data["counted_cash"]
-    )
+    services.close_shift(shift=current, user=request.user, **form.cleaned_data)
     messages.success(request, _("The shift is closed."))
     return redirect("billing:shift")
 
@@ -116,16 +114,8 @@ def bookings(request):
     form = BookingForm(request.POST)
     if not form.is_valid():
         return bookings_page(request, form)
-    data = form.cleaned_data
     try:
-        services.book_table(
-            table=data["table"],
-            name=data["name"],
-            phone=data["phone"],
-            starts_at=data["starts_at"],
-            minutes=data["minutes"],
-            user=request.user,
-        )
+        services.book_table(user=request.user, **form.cleaned_data)
     except ValidationError as error:
         return bookings_page(request, form, error=" ".join(error.messages))
     messages.success(request, _("The table is booked."))
