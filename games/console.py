@@ -14,7 +14,7 @@ from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
 
-QUICK_COUNTS = 6  # "balls pocketed": one button each for 1 … 6
+QUICK_COUNTS = 6  # "balls pocketed": one big button each for 1 … 6, the rest behind "more"
 
 # The table seen from above, home at the bottom: how the pocket buttons are laid out.
 POCKET_GRID = [
@@ -113,6 +113,7 @@ class ActionView:
         self.pockets_only = details == [False, False, True, False] and not action.default_pocket
         self.count_only = details == [False, False, False, True]
         self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
+        self.more_counts = list(range(QUICK_COUNTS + 1, (self.max_count or 0) + 1))
 
 
 def _pocket_button_label(action, pocket, default_label):

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import translation
 
+from games import services
 from games.rules import Pocket
 from tests.factories import ev, record, start
 
@@ -57,3 +58,18 @@ def test_a_classic_board_shows_the_points_and_the_balls_left(client, table, play
 def on_table(html):
     balls = re.search(r'class="shelf on-table">(.*?)</div>', html, re.S).group(1)
     return re.findall(r'class="mini-ball([^"]*)"[^>]*>(\d+)<', balls)
+
+
+def test_the_result_heads_the_panel_and_the_shelves_stay_in_sight(
+    client, table, players, marker_user
+):
+    """Issue 12: the end-of-frame banner took the whole panel, hiding the shelves that
+    decided the frame."""
+    game = start(table, "pyramid_free", players[:2], marker_user)
+    game = record(game, marker_user, ev("pot", count=5), ev("stroke"), ev("pot", count=2))
+    game = record(game, marker_user, ev("stroke"), ev("pot", count=3))  # 8 : 2, won
+    services.finish_game(game=game, expected_seq=game.last_seq, user=marker_user)
+    html = board(client, table).content.decode()
+    panel = html.split('<aside class="panel has-banner">')[1].split("</aside>")[0]
+    assert "data-banner>Winner: " in panel
+    assert len(shelf_balls(panel, 0)) == 8 and len(shelf_balls(panel, 1)) == 2

@@ -38,7 +38,10 @@ def test_a_free_pyramid_frame_8_7_on_the_console(marker_client, table, players):
     html = console_html(marker_client, game)
     assert scores(html) == [0, 1]  # "8–7": the weaker starts with a ball on his shelf
     assert kinds(html) == {"pot", "stroke", "foul"}  # no svoyak in the free pyramid
-    assert count_buttons(html, "pot") == [1, 2, 3, 4, 5, 6]
+    # +1 … +6 at hand; +7 … +15 (a break, a full run) behind one tap
+    assert count_buttons(html, "pot") == list(range(1, 16))
+    more = html.split('<details class="more-counts">')[1].split("</details>")[0]
+    assert "+7…+15" in more and 'data-count="6"' not in more
     assert "8–7" in html
     html = tap(marker_client, game, "svoyak", expect=409).content.decode()
     assert "В этой игре свояка нет" in html  # "no svoyak in this game": the console speaks Russian
@@ -53,6 +56,14 @@ def test_a_free_pyramid_frame_8_7_on_the_console(marker_client, table, players):
     outcome = finish(marker_client, game)
     assert [(o, s) for o, s, _ in outcome] == [("loss", 3), ("win", 8)]
     assert outcome[1][2]["best_run"] == 6 and outcome[0][2]["fouls"] == 1
+
+
+def test_a_stroke_of_seven_balls_is_one_tap(marker_client, table, players):
+    """Issue 12: strokes of 7 balls or more were unrecordable (the buttons stopped at +6)."""
+    game = start_via_form(marker_client, table, "pyramid_dynamic", players[:2])
+    html = tap(marker_client, game, "pot", count=7).content.decode()
+    assert scores(html) == [7, 0]
+    assert count_buttons(html, "pot") == [1, 2, 3, 4, 5, 6, 7, 8]  # 8 balls are left
 
 
 def test_combined_and_dynamic_pyramids_have_the_svoyak_button(marker_client, table, players):
