@@ -27,20 +27,20 @@ def check_in_play_rule(table):
 @transaction.atomic
 def set_table_active(table, active):
     """Retire a table from the club (or bring it back); not while a game is being played."""
-    table = Table.objects.select_for_update().get(pk=table.pk)
-    table.is_active = active
-    check_in_play_rule(table)
-    table.save(update_fields=["is_active"])
-    return table
+    return _switch(table, "is_active", active)
 
 
 @transaction.atomic
 def set_out_of_service(table, out_of_service):
     """Put a table out of service (cloth, cushions…) or back; not while a game is being played."""
+    return _switch(table, "out_of_service", out_of_service)
+
+
+def _switch(table, flag, value):
     table = Table.objects.select_for_update().get(pk=table.pk)
-    table.out_of_service = out_of_service
+    setattr(table, flag, value)
     check_in_play_rule(table)
-    table.save(update_fields=["out_of_service"])
+    table.save(update_fields=[flag])
     return table
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from clubsite.csv_export import csv_response
+from clubsite.form_page import form_page
 from clubsite.qr import qr_svg
 from clubsite.roles import roster_admin_required
 from tables import services
@@ -36,23 +37,27 @@ def table_qr_sheet(request):
 
 @roster_admin_required
 def table_create(request):
-    form = TableForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        table = form.save()
-        messages.success(request, _("Table %(number)d added.") % {"number": table.number})
-        return redirect("tables:list")
-    return render(request, "tables/form.html", {"form": form, "table": None})
+    return form_page(
+        request,
+        TableForm(request.POST or None),
+        "tables/form.html",
+        {"table": None},
+        saved=lambda table: _("Table %(number)d added.") % {"number": table.number},
+        done="tables:list",
+    )
 
 
 @roster_admin_required
 def table_edit(request, pk):
     table = get_object_or_404(Table, pk=pk)
-    form = TableForm(request.POST or None, instance=table)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Table %(number)d saved.") % {"number": table.number})
-        return redirect("tables:list")
-    return render(request, "tables/form.html", {"form": form, "table": table})
+    return form_page(
+        request,
+        TableForm(request.POST or None, instance=table),
+        "tables/form.html",
+        {"table": table},
+        saved=lambda table: _("Table %(number)d saved.") % {"number": table.number},
+        done="tables:list",
+    )
 
 
 def table_switch(service, value, done_message):

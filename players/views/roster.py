@@ -9,6 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from clubsite.form_page import form_page
 from clubsite.htmx import page_or_partial
 from clubsite.roles import roster_admin_required
 from players import csv_io, services
@@ -17,6 +18,7 @@ from players.models import Player
 from players.selectors import search_players
 
 LIST_LIMIT = 200
+FORM = "players/roster/form.html"
 
 
 def back_to_list(request):
@@ -46,24 +48,27 @@ def player_list(request):
 
 @roster_admin_required
 def player_create(request):
-    form = PlayerForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        player = form.save()
-        messages.success(request, _("Player %(name)s added.") % {"name": player.full_name})
-        return redirect("players:list")
-    return render(request, "players/roster/form.html", {"form": form, "player": None})
+    return form_page(
+        request,
+        PlayerForm(request.POST or None),
+        FORM,
+        {"player": None},
+        saved=lambda player: _("Player %(name)s added.") % {"name": player.full_name},
+        done="players:list",
+    )
 
 
 @roster_admin_required
 def player_edit(request, pk):
     player = get_object_or_404(Player, pk=pk)
-    form = PlayerForm(request.POST or None, instance=player)
-    if request.method == "POST" and form.is_valid():
-        form.save()
-        messages.success(request, _("Player %(name)s saved.") % {"name": player.full_name})
-        return redirect("players:list")
-    context = {"form": form, "player": player, "can_delete": not player.has_played}
-    return render(request, "players/roster/form.html", context)
+    return form_page(
+        request,
+        PlayerForm(request.POST or None, instance=player),
+        FORM,
+        {"player": player, "can_delete": not player.has_played},
+        saved=lambda player: _("Player %(name)s saved.") % {"name": player.full_name},
+        done="players:list",
+    )
 
 
 def set_active_view(active):
