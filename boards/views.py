@@ -83,6 +83,8 @@ def board(request, number):
 
 # --- the club wall --------------------------------------------------------------------------
 
+CROWDED_SEATS = 6  # more players than this: the wall tile is two columns wide
+
 
 def _wall_context():
     tables = list(Table.objects.filter(is_active=True).order_by("number"))
@@ -98,7 +100,14 @@ def _wall_context():
             tiles.append({"table": table, "board": None, "last": board})
         else:
             tiles.append({"table": table, "board": board, "last": None})
-    columns, rows = wall_grid(len(tiles))
+    # A table of more than six players gets a tile two columns wide: whole names in two
+    # columns of rows (in one tile's width they were cut).
+    for tile in tiles:
+        tile["wide"] = bool(tile["board"]) and len(tile["board"].seats) > CROWDED_SEATS
+    columns, rows = wall_grid(len(tiles) + sum(tile["wide"] for tile in tiles))
+    if columns < 2:
+        for tile in tiles:
+            tile["wide"] = False
     return {
         "tiles": tiles,
         "columns": columns,

@@ -101,9 +101,11 @@ def longest_demo_players():
     return sorted(players, key=lambda p: len(p.display_name), reverse=True)
 
 
-def seat_count(variant):
+def seat_count(variant, phase):
     if variant.key in demo.HANDICAPS:
         return 2  # a handicap is played between two
+    if phase == "mid":
+        return variant.max_seats  # the fullest table the game allows (cork: 10, cue run: 8)
     return min(variant.max_seats, 6)  # six players: the demo's biggest game (one row each)
 
 
@@ -118,8 +120,8 @@ def board_games(marker):
     for index, (key, variant) in enumerate(rules.VARIANTS.items()):
         # The longest names, seated as guests: a player of the roster cannot be at two tables
         # at once, and every game here is on the boards at the same time.
-        seats = [player.display_name for player in players[: seat_count(variant)]]
         for offset, phase in enumerate(PHASES):
+            seats = [player.display_name for player in players[: seat_count(variant, phase)]]
             number = 3 * index + offset + 1
             demo.play(
                 table=Table.objects.create(number=number, name=f"Стол {number}"),

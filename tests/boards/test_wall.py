@@ -95,3 +95,19 @@ def test_twelve_tables_lay_out_in_four_columns_and_three_rows(client, db):
 def test_wall_theme(client, db):
     assert "theme-light" in client.get(reverse("games:wall"), {"theme": "light"}).content.decode()
     assert "theme-dark" in client.get(reverse("games:wall")).content.decode()
+
+
+def test_a_table_of_more_than_six_players_gets_a_tile_two_columns_wide(client, marker_user):
+    """Whole names: ten players' names in one tile's width were cut («Константин Преобр…»)."""
+    crowded = start(
+        Table.objects.create(number=1), "cork", [f"Игрок-{n}" for n in range(10)], marker_user
+    )
+    start(Table.objects.create(number=2), "cork", [f"Гость {n}" for n in range(6)], marker_user)
+    for number in (3, 4):
+        Table.objects.create(number=number)
+    html = client.get(reverse("games:wall")).content.decode()
+    shown = tiles(html)
+    assert "wide" in shown[1][0] and "wide" not in shown[2][0]
+    assert crowded.seats.count() == 10
+    # five cells for four tables: a 3 × 2 grid, not 2 × 2
+    assert 'style="--columns: 3; --rows: 2"' in html
