@@ -183,6 +183,7 @@ def main():
     import django
 
     django.setup()
+    from bench.support import verdict
     from billing import selectors
 
     tables, days = (3, 2) if args.smoke else (20, 30)
@@ -214,12 +215,9 @@ def main():
         f"the month's report (queries included):  {report_time:.3f} s  ({result.sessions} bills, "
         f"{len(result.by_table)} tables, {len(result.by_band)} bands, {len(result.shifts)} shifts)"
     )
-    if args.smoke:
-        print("smoke run: no verdict")
-        return 0
-    verdict = "OK" if report_time < TARGET_S else "SLOW"
-    print(f"target: the month's report under {TARGET_S:.0f} s — {verdict}")
-    return 0 if report_time < TARGET_S else 1
+    ok = report_time < TARGET_S
+    target = f"target: the month's report under {TARGET_S:.0f} s — {'OK' if ok else 'SLOW'}"
+    return verdict(smoke=args.smoke, ok=ok, target=target)
 
 
 if __name__ == "__main__":

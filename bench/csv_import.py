@@ -71,18 +71,16 @@ def main():
     django.setup()
     from django.contrib.auth.models import Group, User
     from django.core.files.uploadedfile import SimpleUploadedFile
-    from django.db import connection
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse
 
+    from bench.support import throwaway_database, verdict
     from clubsite.roles import ADMINS, ensure_roles
     from players.models import Player
 
     setup_test_environment()  # the test client's response.context, "testserver" allowed
-    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']} → throwaway test_…)")
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         ensure_roles()
         admin = User.objects.create_user("bench-admin", password="bench-only")
         admin.groups.add(Group.objects.get(name=ADMINS))
@@ -111,8 +109,6 @@ def main():
         assert done.status_code == 302, done.status_code
         assert Player.objects.count() == rows
         assert Player.objects.filter(skill_class="2").count() == expected["updated"]
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
     ok = preview_s < TARGET_S and import_s < TARGET_S
     print(
@@ -121,11 +117,8 @@ def main():
     )
     print(f"preview (upload, check every row, render): {preview_s:6.2f} s")
     print(f"import  (confirm: check again, write)     : {import_s:6.2f} s")
-    if args.smoke:
-        print("smoke run: no verdict")
-        return 0
-    print(f"target: under {TARGET_S:.0f} s each for 5,000 rows: {'met' if ok else 'MISSED'}")
-    return 0 if ok else 1
+    target = f"target: under {TARGET_S:.0f} s each for 5,000 rows: {'met' if ok else 'MISSED'}"
+    return verdict(smoke=args.smoke, ok=ok, target=target)
 
 
 if __name__ == "__main__":

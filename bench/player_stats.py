@@ -246,15 +246,13 @@ def main():
 
     django.setup()
     from django.core.management import call_command
-    from django.db import connection
+
+    from bench.support import throwaway_database
 
     if args.smoke:  # like the test runner: test_<name>, dropped at the end
-        old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-        try:
+        with throwaway_database(announce=False):
             fill(random.Random(2024), player_count=20, game_count=200)
-            return measure(requests=3, verdict=False)
-        finally:
-            connection.creation.destroy_test_db(old_name, verbosity=0)
+            return measure(requests=3, judge=False)
 
     from games.models import Game, GameStatus
     from players.models import Player
@@ -268,14 +266,15 @@ def main():
     return measure(args.requests)
 
 
-def measure(requests, verdict=True):
-    """Times the pages and prints the figures; 1 when a target is missed (with ``verdict``)."""
+def measure(requests, judge=True):
+    """Times the pages and prints the figures; 1 when a target is missed (with ``judge``)."""
     from django.db import connection
     from django.db.models import Count
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse
 
+    from bench.support import verdict
     from players.models import Player
 
     setup_test_environment()  # "testserver" is an allowed host whatever DEBUG says
@@ -304,11 +303,8 @@ def measure(requests, verdict=True):
             f"   (first after a new game: {after_new_game:6.1f} ms;"
             f" cold, ratings recomputed: {cold:6.1f} ms)"
         )
-    if not verdict:
-        print("smoke run: no verdict")
-        return 0
-    print(f"target: median and p95 under {TARGET_MS} ms")
-    return 1 if failed else 0
+    target = f"target: median and p95 under {TARGET_MS} ms"
+    return verdict(smoke=not judge, ok=not failed, target=target)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from bench.support import throwaway_database  # noqa: E402
 from clubsite.roles import MARKERS, ensure_roles  # noqa: E402
 from games import rules, services  # noqa: E402
 from games.models import Event, Game  # noqa: E402
@@ -162,9 +163,7 @@ def main():
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     time_the_handler()
-    print(f"database: {connection.vendor} ({connection.settings_dict['NAME']} → throwaway test_…)")
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         ensure_roles()
         marker = User.objects.create_user("bench-marker", password="bench-only")
         marker.groups.add(Group.objects.get(name=MARKERS))
@@ -211,8 +210,6 @@ def main():
                 f"p95 at {max(sizes)} prior events: {worst_p95:.2f} ms "
                 f"({'meets' if worst_p95 < 25 else 'MISSES'} the 25 ms target)"
             )
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -33,11 +33,11 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
+from bench.support import throwaway_database  # noqa: E402
 from players.models import Player  # noqa: E402
 from tables.models import Table  # noqa: E402
 from tournaments import brackets, selectors, services  # noqa: E402
@@ -170,11 +170,8 @@ def run(args):
 def main():
     args = parse_args()
     setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database(announce=False):
         run(args)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
 if __name__ == "__main__":

@@ -24,23 +24,29 @@ RETRY_AFTER_SECONDS = 5  # after a failure, answer misses without asking Redis f
 REPORT_EVERY_SECONDS = 60
 
 
-def _miss(answer):
-    """Wraps a cache method so that a Redis failure gives ``answer(*args, **kwargs)``."""
+def _or_miss(name, answer):
+    """RedisCache's method ``name``, a Redis failure giving ``answer(*args, **kwargs)``."""
+    method = getattr(RedisCache, name)
 
-    def decorate(method):
-        @wraps(method)
-        def wrapper(self, *args, **kwargs):
-            if self._resting():
-                return answer(*args, **kwargs)
-            try:
-                return method(self, *args, **kwargs)
-            except FAILURES as error:
-                self._failed(method.__name__, error)
-                return answer(*args, **kwargs)
+    @wraps(method)
+    def wrapper(self, *args, **kwargs):
+        if self._resting():
+            return answer(*args, **kwargs)
+        try:
+            return method(self, *args, **kwargs)
+        except FAILURES as error:
+            self._failed(name, error)
+            return answer(*args, **kwargs)
 
-        return wrapper
+    return wrapper
 
-    return decorate
+
+def _nothing(*args, **kwargs):
+    return None
+
+
+def _false(*args, **kwargs):
+    return False
 
 
 class ResilientRedisCache(RedisCache):
@@ -70,45 +76,17 @@ class ResilientRedisCache(RedisCache):
             count,
         )
 
-    @_miss(lambda key, default=None, version=None: default)
-    def get(self, key, default=None, version=None):
-        return super().get(key, default, version)
-
-    @_miss(lambda *args, **kwargs: None)
-    def set(self, *args, **kwargs):
-        return super().set(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: False)
-    def add(self, *args, **kwargs):
-        return super().add(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: False)
-    def touch(self, *args, **kwargs):
-        return super().touch(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: False)
-    def delete(self, *args, **kwargs):
-        return super().delete(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: {})
-    def get_many(self, *args, **kwargs):
-        return super().get_many(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: False)
-    def has_key(self, *args, **kwargs):
-        return super().has_key(*args, **kwargs)
-
-    @_miss(lambda data, *args, **kwargs: list(data))
-    def set_many(self, data, *args, **kwargs):
-        return super().set_many(data, *args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: None)
-    def delete_many(self, *args, **kwargs):
-        return super().delete_many(*args, **kwargs)
-
-    @_miss(lambda *args, **kwargs: False)
-    def clear(self):
-        return super().clear()
+    # Every call answers, Redis or not: as a miss (the default, nothing stored or found).
+    get = _or_miss("get", lambda key, default=None, version=None: default)
+    set = _or_miss("set", _nothing)
+    add = _or_miss("add", _false)
+    touch = _or_miss("touch", _false)
+    delete = _or_miss("delete", _false)
+    get_many = _or_miss("get_many", lambda *args, **kwargs: {})
+    has_key = _or_miss("has_key", _false)
+    set_many = _or_miss("set_many", lambda data, *args, **kwargs: list(data))
+    delete_many = _or_miss("delete_many", _nothing)
+    clear = _or_miss("clear", _false)
 
     def incr(self, key, delta=1, version=None):
         # A counter has no "computed instead" value: say it is missing, as for an unknown key.

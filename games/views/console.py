@@ -7,8 +7,6 @@ stale, repeated or illegal post answers 409 with the fresh console and a transla
 (the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
 """
 
-import re
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -19,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from clubsite.htmx import page_or_partial
-from clubsite.parsing import parse_id
+from clubsite.parsing import parse_id, parse_int
 from clubsite.roles import marker_required
 from clubsite.views import bad_request
 from games import rules, selectors, services
@@ -186,11 +184,14 @@ def finish(request, pk):
 
 
 def _posted_number(text):
-    """A posted ball or count: None when absent, an int for plain digits ("3"), else the text
-    itself so that the engine refuses it as malformed ("2.5", "x", "³" are never parsed)."""
+    """A posted ball or count: None when absent, an int for up to four plain digits ("3", by
+    the site's parser ``parse_int``), else the text itself so that the engine refuses it as
+    malformed ("2.5", "x", "³", "+3", " 3" are never parsed)."""
     if text in (None, ""):
         return None
-    return int(text) if re.fullmatch(r"[0-9]{1,4}", text) else text
+    # parse_int forgives spaces around the digits; a posted detail must not have any.
+    number = parse_int(text, max_digits=4, signed=False) if text == text.strip() else None
+    return text if number is None else number
 
 
 def _write(request, pk, service, done=None, **kwargs):
