@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from games.models import variant_choices
+from games.models import GameStatus, variant_choices
 from players.models import PlayerOrGuest
 
 MAX_RACE = 15
@@ -28,10 +28,8 @@ class BreakRule(models.TextChoices):
     WINNER = "winner", _("The frame's winner breaks")
 
 
-class MatchStatus(models.TextChoices):
-    IN_PROGRESS = "in_progress", _("In progress")
-    FINISHED = "finished", _("Finished")
-    ABANDONED = "abandoned", _("Abandoned")
+# A match is in progress, finished or abandoned, as a game is.
+MatchStatus = GameStatus
 
 
 class ResultKind(models.TextChoices):

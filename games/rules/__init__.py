@@ -22,40 +22,37 @@ the marker undoes the score — the state is as after the foul alone:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from . import (
-    classic_pyramid,
-    clockwise,
-    combined_pyramid,
-    cork,
-    cue_run,
-    cue_vs_hand,
-    dynamic_pyramid,
-    free_pyramid,
-    in_order,
-)
-from .base import (
-    POCKET_LABELS,
-    POCKETING,
-    SEAT_CHOICES,
-    UNDO,
-    Action,
-    Event,
-    Message,
-    Pocket,
-    RatingFamily,
-    Result,
-    RuleViolation,
-    SettingField,
-    SettingsError,
-    State,
-    Variant,
-    gettext_noop,
-)
+from . import classic_pyramid
+from . import clockwise
+from . import combined_pyramid
+from . import cork
+from . import cue_run
+from . import cue_vs_hand
+from . import dynamic_pyramid
+from . import free_pyramid
+from . import in_order
+from .base import POCKET_LABELS
+from .base import POCKETING
+from .base import SEAT_CHOICES
+from .base import UNDO
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import Pocket
+from .base import RatingFamily
+from .base import Result
+from .base import RuleViolation
+from .base import SettingField
+from .base import SettingsError
+from .base import State
+from .base import Variant
+from .base import gettext_noop
 
 __all__ = [
     "POCKETING",

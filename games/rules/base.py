@@ -37,8 +37,9 @@ Helpers for the game modules (bottom of this file)
     bad field), ``expect_details`` / ``check_fouls`` (malformed or unknown details),
     ``game_over`` / ``unknown_event`` (the common violations), ``evolve`` (a cheap copy of a
     frozen state with some fields changed), ``bump`` (one seat's count raised),
-    ``count_fouls`` / ``foul_tallies`` (per-seat counts of each foul), ``per_seat`` (a
-    game's ``seat_stats`` from per-seat columns),
+    ``ending`` (a description's last words when the game ended), ``count_fouls`` /
+    ``foul_tallies`` (per-seat counts of each foul), ``per_seat`` (a game's ``seat_stats``
+    from per-seat columns),
     ``seat_number`` / ``player_ref`` (1-based seats in texts: "Player 1", which the site
     renders as the player's name) and ``join_messages`` (several Messages as one, e.g. the
     fouls of one stroke). A Message's parameter may itself be a Message: it is translated too
@@ -49,9 +50,14 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
+from typing import TypeVar
 
 _T = TypeVar("_T")
 # A whole number as people and forms send it: ASCII digits only ("²" passes str.isdigit()
@@ -388,6 +394,16 @@ SEAT_CHOICES: tuple[tuple[str, Message], ...] = (
 def bump(values: tuple[int, ...], seat: int, by: int = 1) -> tuple[int, ...]:
     """A copy of the per-seat ``values`` with ``seat``'s value raised by ``by``."""
     return values[:seat] + (values[seat] + by,) + values[seat + 1 :]
+
+
+def ending(result: Result | None, *, drawn: str, won: str) -> Message | None:
+    """How a description ends when the event ended the game: None while it goes on, the
+    msgid ``drawn`` on a draw, else ``won`` with the winner as ``%(seat)s``."""
+    if result is None:
+        return None
+    if result.draw:
+        return Message(drawn)
+    return Message(won, {"seat": player_ref(result.winners[0])})
 
 
 def count_fouls(

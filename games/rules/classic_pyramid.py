@@ -28,50 +28,48 @@ balls that fell with it), ``stroke`` (nothing pocketed as called), ``foul`` (fou
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import (
-    Action,
-    Event,
-    Message,
-    Pocket,
-    Result,
-    RuleViolation,
-    SettingField,
-    SettingsError,
-    check_fouls,
-    evolve,
-    expect_details,
-    game_over,
-    game_variant,
-    gettext_noop,
-    join_messages,
-    malformed,
-    player_ref,
-    unknown_event,
-)
-from .pyramid import (
-    COMMON_FOULS,
-    CUE_BALL_POCKETED,
-    HANDICAP_DECISION,
-    HANDICAP_SOURCE,
-    PYRAMID,
-    WINNING_FOUL_DECISION,
-    HandicapSettings,
-    add_to_shelf,
-    after_foul,
-    best_runs,
-    bump,
-    handicap_fields,
-    in_hand_after_foul,
-    parse_pyramid_settings,
-    points_seat_stats,
-    split_returned,
-    table_cleared_result,
-    with_ending,
-)
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import Pocket
+from .base import Result
+from .base import RuleViolation
+from .base import SettingField
+from .base import SettingsError
+from .base import check_fouls
+from .base import evolve
+from .base import expect_details
+from .base import game_over
+from .base import game_variant
+from .base import gettext_noop
+from .base import join_messages
+from .base import malformed
+from .base import player_ref
+from .base import unknown_event
+from .pyramid import COMMON_FOULS
+from .pyramid import CUE_BALL_POCKETED
+from .pyramid import HANDICAP_DECISION
+from .pyramid import HANDICAP_SOURCE
+from .pyramid import PYRAMID
+from .pyramid import WINNING_FOUL_DECISION
+from .pyramid import HandicapSettings
+from .pyramid import PointsState
+from .pyramid import add_to_shelf
+from .pyramid import after_foul
+from .pyramid import best_runs
+from .pyramid import bump
+from .pyramid import handicap_fields
+from .pyramid import in_hand_after_foul
+from .pyramid import parse_pyramid_settings
+from .pyramid import points_seat_stats
+from .pyramid import split_returned
+from .pyramid import table_cleared_result
+from .pyramid import with_ending
 
 BALLS: tuple[int, ...] = tuple(range(1, 16))
 ACE = 1
@@ -156,22 +154,12 @@ def settings_from_dict(data: Mapping[str, Any]) -> Settings:
 
 
 @dataclass(frozen=True)
-class State:
+class State(PointsState):
     settings: Settings
-    scores: tuple[int, ...]
-    seats: int = 2
-    turn: int = 0
-    finished: bool = False
-    result: Result | None = None
-    applied: int = 0
     table: tuple[int, ...] = BALLS  # the balls on the table, in number order
     shelves: tuple[tuple[int, ...], ...] = ((), ())  # the balls each player pocketed
-    to_return: int = 0
     in_hand: str = "home"  # the break; then "" or "home" after a foul that lost the cue ball
-    run: int = 0
-    fouls: tuple[int, ...] = (0, 0)
     penalties: tuple[int, ...] = (0, 0)  # points the player's fouls cost
-    best_run: tuple[int, ...] = (0, 0)
 
     @property
     def target(self) -> int:
@@ -184,12 +172,7 @@ class State:
 
 
 def initial_state(settings: Settings) -> State:
-    handicap = settings.handicap
-    return State(
-        settings,
-        scores=bump((0, 0), handicap.weaker_seat, handicap.head_start),
-        to_return=handicap.returned_pots,
-    )
+    return State.start(settings)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:

@@ -41,29 +41,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import (
-    POCKETING,
-    Action,
-    Event,
-    Message,
-    Pocket,
-    Result,
-    RuleViolation,
-    SettingField,
-    bump,
-    check_fouls,
-    evolve,
-    expect_details,
-    game_over,
-    game_variant,
-    gettext_noop,
-    join_messages,
-    malformed,
-    parse_settings,
-    per_seat,
-    player_ref,
-    unknown_event,
-)
+from .base import POCKETING
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import Pocket
+from .base import Result
+from .base import RuleViolation
+from .base import SettingField
+from .base import bump
+from .base import check_fouls
+from .base import ending
+from .base import evolve
+from .base import expect_details
+from .base import game_over
+from .base import game_variant
+from .base import gettext_noop
+from .base import join_messages
+from .base import malformed
+from .base import parse_settings
+from .base import per_seat
+from .base import player_ref
+from .base import unknown_event
 
 BALLS: tuple[int, ...] = tuple(range(1, 16))
 POCKETS: tuple[Pocket, ...] = tuple(Pocket)
@@ -445,13 +444,10 @@ def _order_error(state: State, event: Event) -> State:
 
 
 def _ending(after: State) -> Message | None:
-    if after.result is None:
-        return None
-    if after.result.draw:
-        return Message(gettext_noop("table clear: the game is drawn"))
-    return Message(
-        gettext_noop("%(seat)s wins the game"),
-        {"seat": player_ref(after.result.winners[0])},
+    return ending(
+        after.result,
+        drawn=gettext_noop("table clear: the game is drawn"),
+        won=gettext_noop("%(seat)s wins the game"),
     )
 
 

@@ -10,16 +10,15 @@ mechanics are the free-pyramid family's (``pyramid.py``).
 
 from __future__ import annotations
 
-from .base import Message, gettext_noop
-from .pyramid import (
-    COMMON_FOULS,
-    CUE_BALL_POCKETED,
-    FAMILY_DECISIONS,
-    FOUL_SOURCE,
-    HOME,
-    Family,
-    family_variant,
-)
+from .base import Message
+from .base import gettext_noop
+from .pyramid import COMMON_FOULS
+from .pyramid import CUE_BALL_POCKETED
+from .pyramid import FAMILY_DECISIONS
+from .pyramid import FOUL_SOURCE
+from .pyramid import HOME
+from .pyramid import Family
+from .pyramid import family_variant
 
 FOUL_LABELS: dict[str, Message] = {
     **COMMON_FOULS,

@@ -27,28 +27,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import (
-    Action,
-    Event,
-    Message,
-    RatingFamily,
-    Result,
-    SettingField,
-    bump,
-    check_fouls,
-    count_fouls,
-    evolve,
-    expect_details,
-    foul_tallies,
-    game_over,
-    game_variant,
-    gettext_noop,
-    join_messages,
-    parse_settings,
-    per_seat,
-    player_ref,
-    unknown_event,
-)
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import RatingFamily
+from .base import Result
+from .base import SettingField
+from .base import bump
+from .base import check_fouls
+from .base import count_fouls
+from .base import evolve
+from .base import expect_details
+from .base import foul_tallies
+from .base import game_over
+from .base import game_variant
+from .base import gettext_noop
+from .base import join_messages
+from .base import parse_settings
+from .base import per_seat
+from .base import player_ref
+from .base import unknown_event
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10

@@ -43,35 +43,34 @@ exactly when its 16 balls are down.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
-from .base import (
-    POCKETING,
-    SEAT_CHOICES,
-    Action,
-    Event,
-    Message,
-    Result,
-    RuleViolation,
-    SettingField,
-    SettingsError,
-    bump,
-    check_fouls,
-    count_fouls,
-    evolve,
-    expect_details,
-    foul_tallies,
-    game_over,
-    game_variant,
-    gettext_noop,
-    join_messages,
-    malformed,
-    parse_settings,
-    per_seat,
-    player_ref,
-    unknown_event,
-)
+from .base import POCKETING
+from .base import SEAT_CHOICES
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import Result
+from .base import RuleViolation
+from .base import SettingField
+from .base import SettingsError
+from .base import bump
+from .base import check_fouls
+from .base import count_fouls
+from .base import evolve
+from .base import expect_details
+from .base import foul_tallies
+from .base import game_over
+from .base import game_variant
+from .base import gettext_noop
+from .base import join_messages
+from .base import malformed
+from .base import parse_settings
+from .base import per_seat
+from .base import player_ref
+from .base import unknown_event
 
 BALLS = 16
 MIN_PLAYERS = 2

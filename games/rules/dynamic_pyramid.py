@@ -8,9 +8,16 @@ mechanics are the free-pyramid family's (``pyramid.py``).
 
 from __future__ import annotations
 
-from .base import Message, gettext_noop
-from .combined_pyramid import FOUL_LABELS, SVOYAK_SOURCE, SVOYAK_WITH_BALLS
-from .pyramid import ANYWHERE, FAMILY_DECISIONS, FOUL_SOURCE, Family, family_variant
+from .base import Message
+from .base import gettext_noop
+from .combined_pyramid import FOUL_LABELS
+from .combined_pyramid import SVOYAK_SOURCE
+from .combined_pyramid import SVOYAK_WITH_BALLS
+from .pyramid import ANYWHERE
+from .pyramid import FAMILY_DECISIONS
+from .pyramid import FOUL_SOURCE
+from .pyramid import Family
+from .pyramid import family_variant
 
 FAMILY = Family(
     key="pyramid_dynamic",

@@ -8,8 +8,13 @@ mechanics are the free-pyramid family's (``pyramid.py``).
 
 from __future__ import annotations
 
-from .base import Message, gettext_noop
-from .pyramid import COMMON_FOULS, FAMILY_DECISIONS, FOUL_SOURCE, Family, family_variant
+from .base import Message
+from .base import gettext_noop
+from .pyramid import COMMON_FOULS
+from .pyramid import FAMILY_DECISIONS
+from .pyramid import FOUL_SOURCE
+from .pyramid import Family
+from .pyramid import family_variant
 
 FAMILY = Family(
     key="pyramid_free",

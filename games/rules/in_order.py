@@ -27,39 +27,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import (
-    POCKETING,
-    Action,
-    Event,
-    Message,
-    Result,
-    SettingsError,
-    check_fouls,
-    evolve,
-    expect_details,
-    game_over,
-    game_variant,
-    gettext_noop,
-    join_messages,
-    malformed,
-    player_ref,
-    unknown_event,
-)
-from .clockwise import BALLS, FOUL_LABELS, BallValues, check_ball_on
+from .base import POCKETING
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import Result
+from .base import SettingsError
+from .base import check_fouls
+from .base import evolve
+from .base import expect_details
+from .base import game_over
+from .base import game_variant
+from .base import gettext_noop
+from .base import join_messages
+from .base import malformed
+from .base import player_ref
+from .base import unknown_event
+from .clockwise import BALLS
+from .clockwise import FOUL_LABELS
 from .clockwise import SETTINGS_FIELDS as CLOCKWISE_FIELDS
-from .pyramid import (
-    HANDICAP_DECISION,
-    HandicapSettings,
-    add_to_shelf,
-    best_runs,
-    bump,
-    handicap_fields,
-    parse_pyramid_settings,
-    points_seat_stats,
-    split_returned,
-    table_cleared_result,
-    with_ending,
-)
+from .clockwise import BallValues
+from .clockwise import check_ball_on
+from .pyramid import HANDICAP_DECISION
+from .pyramid import HandicapSettings
+from .pyramid import PointsState
+from .pyramid import add_to_shelf
+from .pyramid import best_runs
+from .pyramid import bump
+from .pyramid import handicap_fields
+from .pyramid import parse_pyramid_settings
+from .pyramid import points_seat_stats
+from .pyramid import split_returned
+from .pyramid import table_cleared_result
+from .pyramid import with_ending
 
 POT = "pot"
 STROKE = "stroke"
@@ -102,20 +102,10 @@ def settings_from_dict(data: Mapping[str, Any]) -> Settings:
 
 
 @dataclass(frozen=True)
-class State:
+class State(PointsState):
     settings: Settings
-    scores: tuple[int, ...]
-    seats: int = 2
-    turn: int = 0
-    finished: bool = False
-    result: Result | None = None
-    applied: int = 0
     balls_left: tuple[int, ...] = BALLS
     pocketed: tuple[tuple[int, ...], ...] = ((), ())
-    to_return: int = 0
-    run: int = 0
-    fouls: tuple[int, ...] = (0, 0)
-    best_run: tuple[int, ...] = (0, 0)
 
     @property
     def target(self) -> int:
@@ -127,12 +117,7 @@ class State:
 
 
 def initial_state(settings: Settings) -> State:
-    handicap = settings.handicap
-    return State(
-        settings,
-        scores=bump((0, 0), handicap.weaker_seat, handicap.head_start),
-        to_return=handicap.returned_pots,
-    )
+    return State.start(settings)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:

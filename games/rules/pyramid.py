@@ -34,33 +34,34 @@ the same stroke), ``stroke`` (nothing pocketed), ``foul`` (fouls).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import fields
 from typing import Any
 
-from .base import (
-    SEAT_CHOICES,
-    Action,
-    Event,
-    Message,
-    RatingFamily,
-    Result,
-    RuleViolation,
-    SettingField,
-    Variant,
-    bump,
-    check_fouls,
-    evolve,
-    expect_details,
-    game_over,
-    gettext_noop,
-    join_messages,
-    malformed,
-    parse_settings,
-    per_seat,
-    player_ref,
-    unknown_event,
-)
+from .base import SEAT_CHOICES
+from .base import Action
+from .base import Event
+from .base import Message
+from .base import RatingFamily
+from .base import Result
+from .base import RuleViolation
+from .base import SettingField
+from .base import Variant
+from .base import bump
+from .base import check_fouls
+from .base import ending
+from .base import evolve
+from .base import expect_details
+from .base import game_over
+from .base import gettext_noop
+from .base import join_messages
+from .base import malformed
+from .base import parse_settings
+from .base import per_seat
+from .base import player_ref
+from .base import unknown_event
 
 # The four pyramid games measure the same skill: one rating (the decision is in the README).
 PYRAMID = RatingFamily("pyramid", Message(gettext_noop("Pyramid games")))
@@ -182,6 +183,34 @@ def add_to_shelf(
 
 def best_runs(best: tuple[int, ...], seat: int, run: int) -> tuple[int, ...]:
     return bump(best, seat, run - best[seat]) if run > best[seat] else best
+
+
+@dataclass(frozen=True)
+class PointsState:
+    """What the states of the two games played for points on the numbered balls (the classic
+    pyramid, balls in order) share; each game's State adds its own fields (all defaulted)."""
+
+    settings: Any  # the game's Settings, with HandicapSettings mixed in
+    scores: tuple[int, ...]
+    seats: int = 2
+    turn: int = 0
+    finished: bool = False
+    result: Result | None = None
+    applied: int = 0
+    to_return: int = 0  # the stronger player's pots still to be returned (handicap)
+    run: int = 0
+    fouls: tuple[int, ...] = (0, 0)
+    best_run: tuple[int, ...] = (0, 0)
+
+    @classmethod
+    def start(cls, settings: Any) -> Any:
+        """The state before the break: the weaker player's head start on his score."""
+        handicap = settings.handicap
+        return cls(
+            settings,
+            scores=bump((0, 0), handicap.weaker_seat, handicap.head_start),
+            to_return=handicap.returned_pots,
+        )
 
 
 def points_seat_stats(
@@ -522,13 +551,10 @@ def _foul(state: State, event: Event) -> State:
 
 
 def _ending(after: State) -> Message | None:
-    if after.result is None:
-        return None
-    if after.result.draw:
-        return Message(gettext_noop("the frame is drawn"))
-    return Message(
-        gettext_noop("%(seat)s wins the frame"),
-        {"seat": player_ref(after.result.winners[0])},
+    return ending(
+        after.result,
+        drawn=gettext_noop("the frame is drawn"),
+        won=gettext_noop("%(seat)s wins the frame"),
     )
 
 
