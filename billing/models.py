@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
+from clubsite.fields import done_by
 from clubsite.immutable import ImmutableRow
 from tables.models import TableKind
 
@@ -154,14 +155,7 @@ class TableSession(models.Model):
     started_at = models.DateTimeField(_("started"), default=timezone.now)
     stopped_at = models.DateTimeField(_("stopped"), null=True, blank=True)
     prepaid_minutes = models.PositiveIntegerField(_("prepaid, minutes"), null=True, blank=True)
-    started_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("started by"),
-    )
+    started_by = done_by(_("started by"))
 
     class Meta:
         ordering = ["-started_at"]

@@ -4,12 +4,12 @@ The events are the truth. The current state of a game is always
 ``games.rules.replay(variant, settings, events)``; nothing here stores it as truth.
 """
 
-from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubsite.fields import done_by
 from clubsite.immutable import ImmutableRow
 from games import rules
 from games.i18n import lazy_message, render_message
@@ -70,14 +70,7 @@ class Game(models.Model):
     )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
-    marker = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="marked_games",
-        verbose_name=_("marker"),
-    )
+    marker = done_by(_("marker"), related_name="marked_games")
     # Sequence number of the newest stored event (0 = none yet): the boards' cheap check.
     last_seq = models.PositiveIntegerField(_("last event number"), default=0)
     # Filled from the rules module when the game is finished: winners, draw kind, scores.
@@ -166,14 +159,7 @@ class Event(ImmutableRow, models.Model):
     seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3, … within the game
     kind = models.CharField(_("kind"), max_length=32)
     payload = models.JSONField(_("details"), default=dict, blank=True)
-    recorded_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("recorded by"),
-    )
+    recorded_by = done_by(_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
 
     class Meta:
