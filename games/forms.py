@@ -81,27 +81,7 @@ class SeatEntry:
         self.token, self.name, self.guest = token, name, guest
 
 
-class GameSettingsMixin:
-    """A form's fields for the chosen game's own settings (its handicap among them), named
-    ``s_<name>``: the start form's, and any other form that starts games (tournaments)."""
-
-    def add_setting_fields(self, variant_key):
-        self.rules_variant = rules.get_variant(variant_key)
-        self.setting_names = []
-        for setting in self.rules_variant.settings_fields:
-            if setting.name == "players":
-                continue
-            self.fields[SETTING_PREFIX + setting.name] = setting_form_field(setting)
-            self.setting_names.append(setting.name)
-
-    def setting_fields(self):
-        return [self[SETTING_PREFIX + name] for name in self.setting_names]
-
-    def game_settings(self):
-        return {name: self.cleaned_data[SETTING_PREFIX + name] for name in self.setting_names}
-
-
-class StartGameForm(GameSettingsMixin, forms.Form):
+class StartGameForm(forms.Form):
     table = forms.ModelChoiceField(
         queryset=Table.objects.none(),
         label=_("Table"),
@@ -121,7 +101,13 @@ class StartGameForm(GameSettingsMixin, forms.Form):
             table_field.widget = forms.HiddenInput()
         else:
             table_field.queryset = free_tables()
-        self.add_setting_fields(self._variant_key())
+        self.rules_variant = rules.get_variant(self._variant_key())
+        self.setting_names = []
+        for setting in self.rules_variant.settings_fields:
+            if setting.name == "players":
+                continue
+            self.fields[SETTING_PREFIX + setting.name] = setting_form_field(setting)
+            self.setting_names.append(setting.name)
         self._entries = None
 
     # --- the chosen game and the seats ---------------------------------------------------
@@ -165,7 +151,7 @@ class StartGameForm(GameSettingsMixin, forms.Form):
                 self.fields[SETTING_PREFIX + setting.name].choices = [
                     (value, seat_label(label, names)) for value, label in setting.choices
                 ]
-        return super().setting_fields()
+        return [self[SETTING_PREFIX + name] for name in self.setting_names]
 
     # --- validation ----------------------------------------------------------------------
 
@@ -184,7 +170,7 @@ class StartGameForm(GameSettingsMixin, forms.Form):
             "table": data["table"],
             "variant": data["variant"],
             "seats": data["seats"],
-            "settings": self.game_settings(),
+            "settings": {name: data[SETTING_PREFIX + name] for name in self.setting_names},
         }
 
     def add_service_errors(self, error):
