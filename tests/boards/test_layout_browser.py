@@ -62,6 +62,12 @@ TEXT_PROBLEMS = """() => {
         continue;
       }
     }
+    if (el.matches(".seat-name, .banner-text")) {  // a name never breaks inside a word
+      el.classList.add("fitting");
+      const broken = el.scrollWidth > el.clientWidth + 1;
+      el.classList.remove("fitting");
+      if (broken) problems.push(`${describe(el)} breaks inside a word`);
+    }
     if (style.display === "inline") continue;
     const wide = el.scrollWidth > el.clientWidth + 1;
     const tall = el.scrollHeight > el.clientHeight + 1 && style.webkitLineClamp !== "none";
@@ -92,6 +98,15 @@ TURN_LOOK = """() => [...document.querySelectorAll(".mini-seat.is-turn")].map((e
 })"""
 
 
+# Guests longer than anyone in the demo roster: a single long word, a double surname.
+LONG_GUESTS = ["Александр Константинопольский", "Вениамин Преображенский-Задунайский"]
+
+
+def longest_names():
+    """Two very long guest names, then the demo roster's names, longest first."""
+    return LONG_GUESTS + [player.display_name for player in longest_demo_players()]
+
+
 def longest_demo_players():
     """The demo roster, longest names (as the boards show them) first."""
     players = [
@@ -114,14 +129,14 @@ def board_games(marker):
 
     Returns {table number: (variant key, phase)}.
     """
-    players = longest_demo_players()
+    names = longest_names()
     rng = random.Random(14)
     tables = {}
     for index, (key, variant) in enumerate(rules.VARIANTS.items()):
         # The longest names, seated as guests: a player of the roster cannot be at two tables
         # at once, and every game here is on the boards at the same time.
         for offset, phase in enumerate(PHASES):
-            seats = [player.display_name for player in players[: seat_count(variant, phase)]]
+            seats = names[: seat_count(variant, phase)]
             number = 3 * index + offset + 1
             demo.play(
                 table=Table.objects.create(number=number, name=f"Стол {number}"),

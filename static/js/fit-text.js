@@ -1,0 +1,40 @@
+/* Boards: a name never breaks inside a word. A player's name or the result that would only fit
+   its box by breaking a word («Константинопольски/й»), or a one-line label that would be
+   ellipsised, is set smaller until it fits, down to 55 % of its size (then the CSS's fallback,
+   a break or an ellipsis, applies). Runs on load, after
+   every htmx swap and when the screen changes size. */
+(function () {
+  "use strict";
+  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label";
+  var SMALLEST = 0.55;
+  var STEP = 0.95;
+
+  function overflows(el) {
+    return el.scrollWidth > el.clientWidth;
+  }
+
+  function fit(el) {
+    el.style.fontSize = "";
+    el.classList.add("fitting");  // no break inside a word while measuring
+    var size = parseFloat(getComputedStyle(el).fontSize);
+    var smallest = size * SMALLEST;
+    while (overflows(el) && size > smallest) {
+      size *= STEP;
+      el.style.fontSize = size + "px";
+    }
+    el.classList.remove("fitting");
+  }
+
+  function fitAll(root) {
+    var scope = root && root.querySelectorAll ? root : document;
+    scope.querySelectorAll(SELECTOR).forEach(fit);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { fitAll(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { fitAll(event.detail && event.detail.elt); });
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { fitAll(document); }, 150);
+  });
+})();
