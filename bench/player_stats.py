@@ -111,19 +111,7 @@ def fill(rng, player_count=PLAYERS, game_count=GAMES):
             winner = ranked[0]
             game.settings = {"players": n}
             for position, who in enumerate(seated):
-                outcome = "win" if position == winner else "loss"
-                score, stats = figures(rng, game.variant, position == winner, position)
-                seat_rows.append(
-                    Seat(
-                        game=game,
-                        position=position,
-                        player=who,
-                        guest_name="" if who else "Гость",
-                        outcome=outcome,
-                        score=score,
-                        stats=stats,
-                    )
-                )
+                seat_rows.append(finished_seat(rng, game, position, who, position == winner))
             for seq in range(1, 4):
                 event_rows.append(Event(game=game, seq=seq, kind="stroke", payload={}))
         Seat.objects.bulk_create(seat_rows, batch_size=5000)
@@ -181,11 +169,27 @@ def figures(rng, variant, won, position):
     return balls, stats
 
 
+def finished_seat(rng, game, position, who, won):
+    """A seat of a finished game (not saved): the player ``who`` (None: a guest), his figures."""
+    from games.models import Seat
+
+    score, stats = figures(rng, game.variant, won, position)
+    return Seat(
+        game=game,
+        position=position,
+        player=who,
+        guest_name="" if who else "Гость",
+        outcome="win" if won else "loss",
+        score=score,
+        stats=stats,
+    )
+
+
 def add_finished_game(rng):
     """One more finished game, as a marker finishing a game would leave it."""
     from django.utils import timezone
 
-    from games.models import Game, GameStatus, Seat
+    from games.models import Game, GameStatus
     from players.models import Player
     from tables.models import Table
 
@@ -198,15 +202,7 @@ def add_finished_game(rng):
         finished_at=timezone.now(),
     )
     for position, (who, won) in enumerate([(first, True), (second, False)]):
-        score, stats = figures(rng, "clockwise", won, position)
-        Seat.objects.create(
-            game=game,
-            position=position,
-            player=who,
-            outcome="win" if won else "loss",
-            score=score,
-            stats=stats,
-        )
+        finished_seat(rng, game, position, who, won).save()
 
 
 def timed(client, url, requests, rng):
