@@ -137,14 +137,20 @@ def answer_poll(shown, fp, key, language, render=None):
     """
     if shown == fp:
         return unchanged()
+    html = rendered(key, fp, language, render)
+    return None if html is None else fragment(html, fp, language)
+
+
+def rendered(key, fp, language, render=None):
+    """Board ``key``'s fragment for fingerprint ``fp`` in ``language``: from the render cache,
+    else ``render()``'d and cached (None without ``render``). The polls and the pushed
+    streams (``boards.feeds``) share it: one render per change and language."""
     cache_key = f"boards:{key}:{fp}:{language}"
     html = cache.get(cache_key)
-    if html is None:
-        if render is None:
-            return None
+    if html is None and render is not None:
         html = render()
         cache.set(cache_key, html, RENDER_CACHE_SECONDS)
-    return fragment(html, fp, language)
+    return html
 
 
 def answer_table_poll(number, shown, language, render=None):

@@ -7,4 +7,6 @@ from boards import views
 urlpatterns = [
     path("tables/<int:number>/board/", views.board, name="board"),
     path("board/", views.wall, name="wall"),
+    path("tables/<int:number>/board/stream/", views.board_stream, name="board_stream"),
+    path("board/stream/", views.wall_stream, name="wall_stream"),
 ]

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "billing",  # before games: the roles are set up after games' migrations (games/apps.py)
     "games",
     "boards",
+    "live",  # pushes changes to the boards (Server-Sent Events), see live/__init__.py
     "records",
     "clubsite.apps.ClubsiteConfig",  # its admin.py: the user admin, limited for the Admins group
 ]
@@ -184,6 +185,16 @@ if os.environ.get("REDIS_URL"):
             },
         }
     }
+
+# Live boards (live/): which broker tells the server's processes that a board changed. Empty:
+# Redis with REDIS_URL, else PostgreSQL LISTEN/NOTIFY on PostgreSQL, else in-process.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", "0.5"))
+LIVE_BROKER = os.environ.get("LIVE_BROKER", "")
+# A stream ends after this long and the browser reconnects (spreads screens over restarted
+# workers); under WSGI (runserver, tests) a stream holds a thread, so it ends sooner.
+LIVE_STREAM_SECONDS = int(os.environ.get("LIVE_STREAM_SECONDS", "900"))
+LIVE_WSGI_STREAM_SECONDS = 60
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # How often an open marker's console checks whether another device has moved its game on.

@@ -18,6 +18,7 @@ from games import replay_cache, rules, selectors
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus, Outcome, Seat
 from players.models import Player
+from live import publish_on_commit, topics
 from tables.models import Table
 
 
@@ -48,6 +49,12 @@ class GameNotOver(GameError):
 
 
 BUSY_TABLE = _("This table already has a game in progress.")
+
+
+def _announce(game, table):
+    """Once the write commits, the boards and consoles that show ``game`` are told (``live``);
+    a broker that is down never fails the write."""
+    publish_on_commit(topics.table(table.number), topics.WALL, topics.game(game.pk))
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -107,6 +114,7 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
                 )
                 for position, seat in enumerate(seats)
             )
+            _announce(game, table)
     except IntegrityError:
         raise ValidationError({"table": BUSY_TABLE}) from None
     return game
@@ -210,6 +218,7 @@ def record_event(*, game, expected_seq, event, user):
             Game.objects.filter(pk=locked.pk).update(
                 last_seq=locked.last_seq, replay_cache=locked.replay_cache
             )
+            _announce(locked, locked.table)
     except IntegrityError:
         # Another writer took this sequence number first (databases without row locks).
         raise StaleEvent from None
@@ -277,6 +286,7 @@ def finish_game(*, game, user, expected_seq=None):
             "scores": list(result.scores),
         }
         locked.save(update_fields=["status", "finished_at", "result"])
+        _announce(locked, locked.table)
     return locked
 
 
@@ -288,6 +298,7 @@ def abandon_game(*, game, user, expected_seq=None):
         locked.status = GameStatus.ABANDONED
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "finished_at"])
+        _announce(locked, locked.table)
     return locked
 
 
@@ -332,4 +343,5 @@ def reopen_game(*, game, user):
         locked.finished_at = None
         locked.result = None
         locked.save(update_fields=["status", "finished_at", "result"])
+        _announce(locked, locked.table)
     return locked

@@ -18,6 +18,7 @@ urlpatterns = [
     path("marker/tables/<int:number>/", console.table, name="table"),
     path("marker/players/search/", console.player_search, name="player_search"),
     path("marker/games/<int:pk>/", console.console, name="console"),
+    path("marker/games/<int:pk>/stream/", console.console_stream, name="console_stream"),
     path("marker/games/<int:pk>/record/", console.record, name="record"),
     path("marker/games/<int:pk>/undo/", console.undo, name="undo"),
     path("marker/games/<int:pk>/abandon/", console.abandon, name="abandon"),

@@ -22,6 +22,8 @@ from clubsite.roles import marker_required
 from clubsite.views import bad_request
 from games import rules, selectors, services
 from games.console import console_context, shown_version
+from live import topics
+from live.streams import Feed, stream_response
 from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
@@ -136,6 +138,22 @@ def console(request, pk):
     return _render_console(
         request, game, confirm=confirm if confirm in ("undo", "abandon") else None
     )
+
+
+@marker_required
+@require_GET
+def console_stream(request, pk):
+    """Server-Sent Events of a console left open on a second device: an event (its id what
+    the console should show) each time the game moves on; the console then fetches itself
+    (its forms carry this user's CSRF token, so the console is not rendered for everyone)."""
+    game = _game(pk)
+
+    def snapshot():
+        version = shown_version(Game.objects.only("last_seq", "status").get(pk=game.pk))
+        return version, version
+
+    feed = Feed(key=f"g{game.pk}", topic=topics.game(game.pk), event="console", snapshot=snapshot)
+    return stream_response(request, feed)
 
 
 @marker_required

@@ -1,10 +1,25 @@
-/* Spectator boards: htmx does the polling (hx-trigger="every 1s"); this file only adds
-   - a discreet "reconnecting" mark while polls fail (server restart, network down),
-     cleared by the next successful poll (htmx keeps polling through failures);
+/* Spectator boards. The board is pushed: htmx's SSE extension (htmx-ext-sse.js) holds the
+   board's stream ([data-stream], sse-connect) and swaps in each fragment the server sends.
+   htmx also polls (hx-trigger="every 1s"); this file
+   - drops every poll while the stream is open (body.streaming), so polling is only the
+     fallback: while the stream is down or reconnecting (the browser retries by itself, the
+     extension with back-off), or when the page was opened with ?poll=1 (no stream at all);
+   - keeps the stream's URL up to date with what the board shows (?fp=…), so that a stream
+     the extension opens anew sends the current board at once if this one is stale (the
+     browser's own reconnections send the last event's id, Last-Event-ID, for the same end);
+   - shows a discreet "reconnecting" mark while neither the stream nor polls get through
+     (server restart, network down), cleared by the next stream or successful poll;
+   - highlights what just changed for a few seconds: the newest event of a table's board,
+     the tiles of the wall whose content changed;
    - the full-screen button (Fullscreen API), hidden with the cursor when idle. */
 (function () {
   "use strict";
   var IDLE_MS = 4000;
+  var LOST_MS = 2500; // a stream gone this long with no poll getting through: "reconnecting"
+  var HIGHLIGHT_MS = 4000;
+  var streaming = false;
+  var lostTimer = null;
+  var lastOk = Date.now();
 
   function mark() { return document.querySelector(".reconnecting"); }
   function setOffline(offline) {
@@ -17,8 +32,75 @@
   document.addEventListener("htmx:responseError", function () { setOffline(true); });
   document.addEventListener("htmx:timeout", function () { setOffline(true); });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail && event.detail.successful) setOffline(false);
+    if (event.detail && event.detail.successful) {
+      lastOk = Date.now();
+      setOffline(false);
+    }
   });
+
+  // --- the stream ------------------------------------------------------------------------
+  function region() { return document.querySelector("#board, #wall"); }
+  function setStreaming(on) {
+    streaming = on;
+    document.body.classList.toggle("streaming", on);
+  }
+  document.addEventListener("htmx:sseOpen", function () {
+    setStreaming(true);
+    lastOk = Date.now();
+    clearTimeout(lostTimer);
+    setOffline(false);
+  });
+  document.addEventListener("htmx:sseError", function () {
+    var lostAt = Date.now();
+    setStreaming(false); // polls resume until the stream is back
+    clearTimeout(lostTimer);
+    lostTimer = setTimeout(function () {
+      if (!streaming && lastOk <= lostAt) setOffline(true);
+    }, LOST_MS);
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (streaming && elt && elt === region()) event.preventDefault(); // a poll: not needed
+  });
+
+  // --- what changed: highlighted for a few seconds ----------------------------------------
+  var shownFp = null;
+  var tiles = {};
+  function tileTexts() {
+    var texts = {};
+    document.querySelectorAll("#wall .tile[data-table]").forEach(function (tile) {
+      texts[tile.dataset.table] = tile.textContent.replace(/\s+/g, " ");
+    });
+    return texts;
+  }
+  function flash(element) {
+    element.classList.remove("just-changed");
+    void element.offsetWidth; // restart the animation
+    element.classList.add("just-changed");
+    setTimeout(function () { element.classList.remove("just-changed"); }, HIGHLIGHT_MS);
+  }
+  function shown() {
+    var board = region();
+    if (!board) return;
+    var stream = document.querySelector("[data-stream]");
+    if (stream) {
+      stream.setAttribute("sse-connect", stream.dataset.stream + "?fp=" + encodeURIComponent(board.dataset.fp || ""));
+    }
+    if (shownFp !== null && board.dataset.fp !== shownFp) {
+      if (board.id === "board") {
+        if (board.querySelector(".ticker .newest")) flash(board);
+      } else {
+        var now = tileTexts();
+        document.querySelectorAll("#wall .tile[data-table]").forEach(function (tile) {
+          if (tiles[tile.dataset.table] !== now[tile.dataset.table]) flash(tile);
+        });
+      }
+    }
+    shownFp = board.dataset.fp;
+    tiles = tileTexts();
+  }
+  document.addEventListener("htmx:afterSettle", shown);
+  document.addEventListener("htmx:sseMessage", shown);
 
   function setUpFullscreen() {
     var button = document.querySelector(".fullscreen-button");
@@ -42,6 +124,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    shown();
     setUpFullscreen();
     ["mousemove", "pointerdown", "keydown", "touchstart"].forEach(function (name) {
       document.addEventListener(name, wake, { passive: true });

@@ -14,13 +14,26 @@
       the chosen pocket (data-button-label), and a pocket other than the designated one
       (data-wrong-pocket) says "wrong pocket: the ball goes back" and looks it.
    5. A confirmation (undo, abandon) swapped in by a tap ignores taps for CONFIRM_GUARD_MS,
-      so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger. */
+      so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger.
+   6. While the console's stream (Server-Sent Events, htmx-ext-sse.js) is open, the console
+      does not poll: the stream's "console" event makes it ask for itself at once; while the
+      stream is down, it polls every CONSOLE_POLL_SECONDS as before. */
 (function () {
   "use strict";
   var DOUBLE_TAP_MS = 600;
   var CONFIRM_GUARD_MS = 400;
   var last = { key: null, at: -Infinity };
   var shownAt = -Infinity;
+  var streaming = false;
+
+  document.addEventListener("htmx:sseOpen", function () { streaming = true; });
+  document.addEventListener("htmx:sseError", function () { streaming = false; });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!streaming || !elt || !elt.hasAttribute("data-console-poll")) return;
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!(cause && String(cause.type).indexOf("sse:") === 0)) event.preventDefault();
+  });
 
   function now() { return window.performance ? performance.now() : Date.now(); }
 

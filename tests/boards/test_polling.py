@@ -139,6 +139,7 @@ def test_the_fast_path_answers_before_the_session_and_the_view(
     """boards.middleware.BoardPollMiddleware (before the session) answers unchanged polls."""
     from django.conf import settings
 
+    from boards import fragments
     from boards import views as boards
 
     fast = settings.MIDDLEWARE.index("boards.middleware.BoardPollMiddleware")
@@ -151,7 +152,7 @@ def test_the_fast_path_answers_before_the_session_and_the_view(
         raise AssertionError("the view must not run for an unchanged poll")
 
     monkeypatch.setattr(boards, "board", no_view)  # the URLconf holds the original function
-    monkeypatch.setattr(boards, "_board_context", no_view)
+    monkeypatch.setattr(fragments, "table_context", no_view)
     with django_assert_max_num_queries(1):
         response = poll(client, BOARD, fp)
     assert response.status_code == 204
@@ -170,7 +171,7 @@ def test_the_fast_path_leaves_other_requests_alone(client, table, marker_user):
 def test_a_change_already_rendered_for_one_tv_is_sent_to_the_next_on_the_fast_path(
     client, table, marker_user, monkeypatch, django_assert_max_num_queries
 ):
-    from boards import views as boards
+    from boards import fragments
 
     game = start(table, "cork", ["Аня", "Борис"], marker_user)
     old_fp = shown_fp(client.get(BOARD).content.decode())
@@ -180,7 +181,7 @@ def test_a_change_already_rendered_for_one_tv_is_sent_to_the_next_on_the_fast_pa
     def no_render(*args, **kwargs):
         raise AssertionError("the second TV must get the cached board")
 
-    monkeypatch.setattr(boards, "_board_context", no_render)
+    monkeypatch.setattr(fragments, "table_context", no_render)
     with django_assert_max_num_queries(1):
         second = poll(client, BOARD, old_fp)
     assert second.status_code == 200 and second.content == first.content

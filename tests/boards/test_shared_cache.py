@@ -7,7 +7,7 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from boards import views as boards
+from boards import fragments
 from records import rating
 from tests.factories import ev, record, start
 from tests.helpers import poll, shown_fp
@@ -54,7 +54,7 @@ def test_a_board_rendered_by_one_process_is_served_by_the_next(
     def no_render(*args, **kwargs):
         raise AssertionError("the board must come from the shared cache")
 
-    monkeypatch.setattr(boards, "_board_context", no_render)
+    monkeypatch.setattr(fragments, "table_context", no_render)
     second = poll(client, BOARD, old_fp)
     assert second.status_code == 200 and second.content == first.content
 

@@ -1,0 +1,227 @@
+"""The hub: one listening broker connection per server process, fanned out in memory.
+
+Screens' streams ``subscribe`` to a topic; the hub's thread runs the broker's ``listen`` (its
+own asyncio loop, so it serves ASGI and WSGI processes alike) and, for each message, bumps the
+topic's *generation* and wakes that topic's subscribers — an asyncio stream through its own
+event loop (one ``call_soon_threadsafe`` per loop and message, not one per screen), a
+WSGI stream through a threading event. A woken stream asks ``snapshot`` for what its screen
+should show: computed once per topic generation and language in the process, whatever the
+number of screens.
+
+The hub also wakes every subscribed topic on its own: every ``SWEEP_SECONDS`` (changes nobody
+published: a table edited, a result that has been shown long enough), every second while the
+broker is unreachable (the screens degrade to being polled by the hub, one query per topic
+and process a second, not one per screen), and once when the listening connection is back.
+The thread starts with the first subscriber, so nothing is started by merely importing this.
+"""
+
+import asyncio
+import logging
+import threading
+import time
+
+logger = logging.getLogger(__name__)
+
+SWEEP_SECONDS = 15
+OUTAGE_SWEEP_SECONDS = 1
+MAX_BACKOFF_SECONDS = 30
+
+
+class AsyncSubscription:
+    """A stream in an asyncio loop: ``await wait(timeout)`` is True when its topic changed."""
+
+    def __init__(self, topic):
+        self.topic = topic
+        self.loop = asyncio.get_running_loop()
+        self._event = asyncio.Event()
+
+    def _set(self):
+        self._event.set()
+
+    async def wait(self, timeout):
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except TimeoutError:
+            return False
+        self._event.clear()
+        return True
+
+
+class ThreadSubscription:
+    """A stream in a WSGI thread: ``wait(timeout)`` blocks the thread until a change."""
+
+    loop = None
+
+    def __init__(self, topic):
+        self.topic = topic
+        self._event = threading.Event()
+
+    def _set(self):
+        self._event.set()
+
+    def wait(self, timeout):
+        changed = self._event.wait(timeout)
+        self._event.clear()
+        return changed
+
+
+def _wake(subscriptions):
+    for subscription in subscriptions:
+        subscription._set()
+
+
+class Hub:
+    def __init__(self, broker):
+        self.broker = broker
+        self.connected = False
+        self._lock = threading.Lock()
+        self._subscribers = {}  # topic -> set of subscriptions
+        self._generations = {}  # topic -> int, bumped by every change
+        self._thread = None
+        self._stopping = None
+        self._loop = None
+
+    # --- the screens' side ----------------------------------------------------------------
+
+    def subscribe(self, subscription):
+        with self._lock:
+            self._subscribers.setdefault(subscription.topic, set()).add(subscription)
+        self._start()
+        return subscription
+
+    def unsubscribe(self, subscription):
+        with self._lock:
+            subscribers = self._subscribers.get(subscription.topic)
+            if subscribers is not None:
+                subscribers.discard(subscription)
+                if not subscribers:
+                    del self._subscribers[subscription.topic]
+
+    def generation(self, topic):
+        return self._generations.get(topic, 0)
+
+    def subscriber_count(self):
+        with self._lock:
+            return sum(len(subscribers) for subscribers in self._subscribers.values())
+
+    # --- the broker's side ----------------------------------------------------------------
+
+    def deliver(self, topics):
+        """Topics changed: wake their subscribers (any thread may call this)."""
+        by_loop = {}
+        with self._lock:
+            for topic in topics:
+                self._generations[topic] = self._generations.get(topic, 0) + 1
+                for subscription in self._subscribers.get(topic, ()):
+                    by_loop.setdefault(subscription.loop, []).append(subscription)
+        for loop, subscriptions in by_loop.items():
+            if loop is None:
+                _wake(subscriptions)
+            else:
+                try:
+                    loop.call_soon_threadsafe(_wake, subscriptions)
+                except RuntimeError:  # that loop is closed: its streams are gone
+                    pass
+
+    def sweep(self):
+        with self._lock:
+            topics = list(self._subscribers)
+        if topics:
+            self.deliver(topics)
+
+    def _start(self):
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._thread = threading.Thread(target=self._run, name="live-hub", daemon=True)
+            self._thread.start()
+
+    def _run(self):
+        asyncio.run(self._main())
+
+    async def _main(self):
+        self._loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        sweeper = asyncio.create_task(self._sweeper())
+        delay = 0.5
+        try:
+            while not self._stopping.is_set():
+                listening = asyncio.create_task(self.broker.listen(self.deliver, self._ready))
+                stop = asyncio.create_task(self._stopping.wait())
+                await asyncio.wait({listening, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if stop.done():
+                    listening.cancel()
+                    await asyncio.gather(listening, return_exceptions=True)
+                    break
+                stop.cancel()
+                error = listening.exception()
+                was_connected, self.connected = self.connected, False
+                if was_connected:
+                    delay = 0.5
+                logger.warning(
+                    "live: %s broker connection lost or refused (%s); retrying in %.1f s, "
+                    "screens are refreshed every %d s meanwhile",
+                    self.broker.name,
+                    error,
+                    delay,
+                    OUTAGE_SWEEP_SECONDS,
+                )
+                try:
+                    await asyncio.wait_for(self._stopping.wait(), delay)
+                except TimeoutError:
+                    pass
+                delay = min(delay * 2, MAX_BACKOFF_SECONDS)
+        finally:
+            sweeper.cancel()
+            self.connected = False
+
+    def _ready(self):
+        if not self.connected:
+            logger.info("live: listening through the %s broker", self.broker.name)
+        self.connected = True
+        self.sweep()  # whatever changed while nobody listened
+
+    async def _sweeper(self):
+        last = time.monotonic()
+        while True:
+            await asyncio.sleep(OUTAGE_SWEEP_SECONDS)
+            now = time.monotonic()
+            if not self.connected or now - last >= SWEEP_SECONDS:
+                last = now
+                self.sweep()
+
+    def stop(self, timeout=5):
+        """Stops the thread (tests)."""
+        loop, thread = self._loop, self._thread
+        if loop is not None and self._stopping is not None:
+            try:
+                loop.call_soon_threadsafe(self._stopping.set)
+            except RuntimeError:
+                pass
+        if thread is not None:
+            thread.join(timeout)
+
+
+_hub = None
+_hub_lock = threading.Lock()
+
+
+def get_hub():
+    """This process's hub, made on first use with the broker the settings choose."""
+    global _hub
+    if _hub is None:
+        with _hub_lock:
+            if _hub is None:
+                from live.brokers import broker_from_settings
+
+                _hub = Hub(broker_from_settings())
+    return _hub
+
+
+def reset_hub():
+    """Stops and forgets this process's hub (tests that change the broker's settings)."""
+    global _hub
+    with _hub_lock:
+        hub, _hub = _hub, None
+    if hub is not None:
+        hub.stop()

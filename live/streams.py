@@ -1,0 +1,226 @@
+"""A screen's Server-Sent Events stream: what it shows, pushed the moment it changes.
+
+A ``Feed`` names what a screen follows: its ``topic`` (``live.topics``), a ``key`` for the
+process's memo, the SSE ``event`` name, and ``snapshot()`` → ``(fingerprint, data)`` — what
+the screen should show now, in the active language (a board's rendered fragment, from the
+boards' own per-fingerprint render cache). ``stream_response(request, feed, shown)`` answers
+with ``text/event-stream``:
+
+    retry: 1000                      the browser's reconnection delay
+    id: <fingerprint>                every message: a reconnecting browser sends it back as
+    event: board                     Last-Event-ID, and gets the current state at once if
+    data: <section id="board" …>     that is not what it shows
+    : hb                             a heartbeat comment every HEARTBEAT_SECONDS, so that a
+                                     dead connection is noticed (and proxies keep it open)
+
+Under ASGI the stream is an async generator: an idle stream is a suspended coroutine waiting
+on an asyncio event, it never holds a worker or a thread; a vanished client cancels it (Django
+listens for the disconnect), a slow one only fills its own socket buffer. Under WSGI
+(``runserver``, the test server) it is a plain generator that holds a thread, so it ends after
+``WSGI_STREAM_SECONDS`` (the browser reconnects). The snapshot of a topic is computed once
+per change (the topic's generation in the hub) and language in the process, then shared by
+every stream that shows it.
+"""
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.http import StreamingHttpResponse
+from django.utils import translation
+
+from live.hub import AsyncSubscription, ThreadSubscription, get_hub
+
+logger = logging.getLogger(__name__)
+
+RETRY_MILLISECONDS = 1000
+HEARTBEAT_SECONDS = 15
+FRESH_SECONDS = 1.0  # a new stream's first snapshot may be this old, no older
+HEARTBEAT = b": hb\n\n"
+
+
+@dataclass(frozen=True)
+class Feed:
+    key: str
+    topic: str
+    event: str
+    snapshot: Callable[[], tuple]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    generation: int
+    at: float
+    fingerprint: str
+    message: bytes
+
+
+def format_event(event, fingerprint, data):
+    """One SSE message; every line of ``data`` gets its own ``data:`` field."""
+    lines = [f"id: {fingerprint}", f"event: {event}"]
+    lines += [f"data: {line}" for line in (data or "").split("\n")]
+    return ("\n".join(lines) + "\n\n").encode()
+
+
+# --- the per-process memo: one snapshot per feed, language and generation -------------------
+
+_memo = {}  # (key, language) -> Snapshot
+_memo_lock = threading.Lock()
+_inflight = {}  # (key, language) -> (generation, loop, future): async single flight
+_compute_locks = {}  # (key, language) -> Lock: threaded single flight
+
+
+def _usable(entry, generation, fresh):
+    if entry is None or entry.generation != generation:
+        return False
+    return not fresh or time.monotonic() - entry.at < FRESH_SECONDS
+
+
+def _compute(feed, language, generation):
+    close_old_connections()
+    try:
+        with translation.override(language):
+            fingerprint, data = feed.snapshot()
+    finally:
+        close_old_connections()
+    entry = Snapshot(
+        generation, time.monotonic(), fingerprint, format_event(feed.event, fingerprint, data)
+    )
+    with _memo_lock:
+        current = _memo.get((feed.key, language))
+        if current is None or current.generation <= generation:
+            _memo[(feed.key, language)] = entry
+    return entry
+
+
+async def snapshot_async(feed, language, fresh=False):
+    generation = get_hub().generation(feed.topic)
+    key = (feed.key, language)
+    entry = _memo.get(key)
+    if _usable(entry, generation, fresh):
+        return entry
+    loop = asyncio.get_running_loop()
+    flight = _inflight.get(key)
+    if (
+        flight is None
+        or flight[0] != generation
+        or flight[1] is not loop
+        or (fresh and flight[2].done())
+    ):
+        compute = sync_to_async(_compute, thread_sensitive=False)
+        future = asyncio.ensure_future(compute(feed, language, generation))
+        _inflight[key] = flight = (generation, loop, future)
+    return await asyncio.shield(flight[2])
+
+
+def snapshot_sync(feed, language, fresh=False):
+    generation = get_hub().generation(feed.topic)
+    key = (feed.key, language)
+    with _memo_lock:
+        lock = _compute_locks.setdefault(key, threading.Lock())
+    with lock:
+        entry = _memo.get(key)
+        if _usable(entry, generation, fresh):
+            return entry
+        return _compute(feed, language, generation)
+
+
+def forget():
+    """Empties the memo (tests)."""
+    with _memo_lock:
+        _memo.clear()
+        _inflight.clear()
+
+
+# --- the streams ----------------------------------------------------------------------------
+
+
+def _start(shown):
+    return f"retry: {RETRY_MILLISECONDS}\n\n".encode(), shown
+
+
+async def _async_events(feed, language, shown, seconds):
+    hub = get_hub()
+    subscription = hub.subscribe(AsyncSubscription(feed.topic))
+    try:
+        first, shown = _start(shown)
+        yield first
+        fresh, changed = True, True
+        deadline = time.monotonic() + seconds
+        while True:
+            if changed:
+                try:
+                    entry = await snapshot_async(feed, language, fresh)
+                except Exception:  # noqa: BLE001 - the database went away: try next wake-up
+                    logger.warning("live: %s could not be read", feed.key, exc_info=True)
+                else:
+                    if entry.fingerprint != shown:
+                        shown = entry.fingerprint
+                        yield entry.message
+                fresh = False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            changed = await subscription.wait(min(HEARTBEAT_SECONDS, left))
+            if not changed:
+                yield HEARTBEAT
+    finally:
+        hub.unsubscribe(subscription)
+
+
+def _sync_events(feed, language, shown, seconds):
+    hub = get_hub()
+    subscription = hub.subscribe(ThreadSubscription(feed.topic))
+    try:
+        first, shown = _start(shown)
+        yield first
+        fresh, changed = True, True
+        deadline = time.monotonic() + seconds
+        while True:
+            if changed:
+                try:
+                    entry = snapshot_sync(feed, language, fresh)
+                except Exception:  # noqa: BLE001
+                    logger.warning("live: %s could not be read", feed.key, exc_info=True)
+                else:
+                    if entry.fingerprint != shown:
+                        shown = entry.fingerprint
+                        yield entry.message
+                fresh = False
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            changed = subscription.wait(min(HEARTBEAT_SECONDS, left))
+            if not changed:
+                yield HEARTBEAT
+    finally:
+        hub.unsubscribe(subscription)
+
+
+def last_shown(request, default=None):
+    """What the screen shows: the Last-Event-ID of a reconnecting EventSource, else the
+    ``fp`` it was opened with."""
+    return request.headers.get("Last-Event-ID") or request.GET.get("fp") or default
+
+
+def stream_response(request, feed, language=None):
+    """The ``text/event-stream`` response for ``feed``, async under ASGI, else threaded."""
+    language = language or translation.get_language()
+    shown = last_shown(request)
+    if isinstance(request, ASGIRequest):
+        seconds = settings.LIVE_STREAM_SECONDS
+        events = _async_events(feed, language, shown, seconds)
+    else:
+        seconds = min(settings.LIVE_STREAM_SECONDS, settings.LIVE_WSGI_STREAM_SECONDS)
+        events = _sync_events(feed, language, shown, seconds)
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
+    response["Cache-Control"] = "no-cache, no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    return response

@@ -1,0 +1,16 @@
+"""The names of what a screen can follow: one topic per table board, the wall, a game's
+console (and a tournament's board). A write publishes every topic its change shows on."""
+
+WALL = "wall"
+
+
+def table(number):
+    return f"table.{number}"
+
+
+def game(pk):
+    return f"game.{pk}"
+
+
+def tournament(pk):
+    return f"tournament.{pk}"
