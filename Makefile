@@ -27,10 +27,12 @@ setup-runtime: $(VENV)/.installed-runtime
 # A developer's: the runtime plus the tests and checks (pytest, ruff, Playwright, hypothesis…).
 setup: $(VENV)/.installed-dev setup-runtime
 
+# Served by uvicorn (ASGI): the boards' pushed streams are coroutines, not threads.
 run: setup-runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_club
-	$(PY) manage.py runserver $(HOST)
+	$(VENV)/bin/uvicorn clubsite.asgi:application --lifespan off --timeout-graceful-shutdown 3 \
+		--host $(word 1,$(subst :, ,$(HOST))) --port $(word 2,$(subst :, ,$(HOST)))
 
 test: setup
 	$(VENV)/bin/ruff check .

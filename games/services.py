@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 from games import replay_cache, rules, selectors
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus, Outcome, Seat
-from players.models import Player
 from live import publish_on_commit, topics
+from players.models import Player
 from tables.models import Table
 
 

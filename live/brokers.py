@@ -74,14 +74,22 @@ class PostgresBroker(Broker):
     name = "postgres"
 
     def __init__(self, channel=CHANNEL, connection_params=None):
+        """``connection_params`` (psycopg's): another database than the site's (tests)."""
         self.channel = channel
         self._params = connection_params
 
     def publish(self, topics):
-        from django.db import connection
+        query, params = "SELECT pg_notify(%s, %s)", [self.channel, encode(topics)]
+        if self._params is None:  # the site's own database connection
+            from django.db import connection
 
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [self.channel, encode(topics)])
+            with connection.cursor() as cursor:
+                cursor.execute(query, params)
+            return
+        import psycopg
+
+        with psycopg.connect(**self._params, autocommit=True) as conn:
+            conn.execute(query, params)
 
     def connection_params(self):
         if self._params is not None:

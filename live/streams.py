@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import connections
 from django.http import StreamingHttpResponse
 from django.utils import translation
 
@@ -83,13 +83,15 @@ def _usable(entry, generation, fresh):
     return not fresh or time.monotonic() - entry.at < FRESH_SECONDS
 
 
-def _compute(feed, language, generation):
-    close_old_connections()
+def _compute(feed, language, generation, own_thread=False):
+    """The snapshot; ``own_thread``: in an executor's thread, which no request's end tidies up
+    after, so its database connection is closed here (once per change and process)."""
     try:
         with translation.override(language):
             fingerprint, data = feed.snapshot()
     finally:
-        close_old_connections()
+        if own_thread:
+            connections.close_all()
     entry = Snapshot(
         generation, time.monotonic(), fingerprint, format_event(feed.event, fingerprint, data)
     )
@@ -115,7 +117,7 @@ async def snapshot_async(feed, language, fresh=False):
         or (fresh and flight[2].done())
     ):
         compute = sync_to_async(_compute, thread_sensitive=False)
-        future = asyncio.ensure_future(compute(feed, language, generation))
+        future = asyncio.ensure_future(compute(feed, language, generation, own_thread=True))
         _inflight[key] = flight = (generation, loop, future)
     return await asyncio.shield(flight[2])
 
@@ -142,63 +144,73 @@ def forget():
 # --- the streams ----------------------------------------------------------------------------
 
 
-def _start(shown):
-    return f"retry: {RETRY_MILLISECONDS}\n\n".encode(), shown
+class _Screen:
+    """What one stream has sent: decides what to send next, and when the stream ends."""
+
+    def __init__(self, feed, shown, seconds):
+        self.feed = feed
+        self.shown = shown
+        self.deadline = time.monotonic() + seconds
+        self.fresh = True  # the first snapshot must be recent: nobody may have published
+
+    def opening(self):
+        return f"retry: {RETRY_MILLISECONDS}\n\n".encode()
+
+    def message(self, entry):
+        """The message to send for ``entry`` (None: nothing new)."""
+        self.fresh = False
+        if entry is None or entry.fingerprint == self.shown:
+            return None
+        self.shown = entry.fingerprint
+        return entry.message
+
+    def unreadable(self):
+        """The database went away: nothing to send now, try again at the next wake-up."""
+        self.fresh = False
+        logger.warning("live: %s could not be read", self.feed.key, exc_info=True)
+
+    def left(self):
+        return min(HEARTBEAT_SECONDS, self.deadline - time.monotonic())
 
 
 async def _async_events(feed, language, shown, seconds):
-    hub = get_hub()
+    hub, screen = get_hub(), _Screen(feed, shown, seconds)
     subscription = hub.subscribe(AsyncSubscription(feed.topic))
     try:
-        first, shown = _start(shown)
-        yield first
-        fresh, changed = True, True
-        deadline = time.monotonic() + seconds
-        while True:
+        yield screen.opening()
+        changed = True
+        while changed is not None:
             if changed:
                 try:
-                    entry = await snapshot_async(feed, language, fresh)
-                except Exception:  # noqa: BLE001 - the database went away: try next wake-up
-                    logger.warning("live: %s could not be read", feed.key, exc_info=True)
-                else:
-                    if entry.fingerprint != shown:
-                        shown = entry.fingerprint
-                        yield entry.message
-                fresh = False
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            changed = await subscription.wait(min(HEARTBEAT_SECONDS, left))
-            if not changed:
+                    message = screen.message(await snapshot_async(feed, language, screen.fresh))
+                except Exception:  # noqa: BLE001
+                    message = screen.unreadable()
+                if message:
+                    yield message
+            changed = await subscription.wait(screen.left()) if screen.left() > 0 else None
+            if changed is False:
                 yield HEARTBEAT
     finally:
         hub.unsubscribe(subscription)
 
 
 def _sync_events(feed, language, shown, seconds):
-    hub = get_hub()
+    """The same for a WSGI thread (see ``_async_events``)."""
+    hub, screen = get_hub(), _Screen(feed, shown, seconds)
     subscription = hub.subscribe(ThreadSubscription(feed.topic))
     try:
-        first, shown = _start(shown)
-        yield first
-        fresh, changed = True, True
-        deadline = time.monotonic() + seconds
-        while True:
+        yield screen.opening()
+        changed = True
+        while changed is not None:
             if changed:
                 try:
-                    entry = snapshot_sync(feed, language, fresh)
+                    message = screen.message(snapshot_sync(feed, language, screen.fresh))
                 except Exception:  # noqa: BLE001
-                    logger.warning("live: %s could not be read", feed.key, exc_info=True)
-                else:
-                    if entry.fingerprint != shown:
-                        shown = entry.fingerprint
-                        yield entry.message
-                fresh = False
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return
-            changed = subscription.wait(min(HEARTBEAT_SECONDS, left))
-            if not changed:
+                    message = screen.unreadable()
+                if message:
+                    yield message
+            changed = subscription.wait(screen.left()) if screen.left() > 0 else None
+            if changed is False:
                 yield HEARTBEAT
     finally:
         hub.unsubscribe(subscription)

@@ -8,6 +8,8 @@ import pytest
 from django.core.cache import cache
 
 from clubsite.roles import ADMINS, MARKERS
+from live import hub as hubs
+from live import streams
 from records import rating
 from tests.factories import PASSWORD, PlayerFactory, TableFactory, UserFactory
 
@@ -20,13 +22,24 @@ def fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
+def live_hub_stopped():
+    """A test that opened a stream started this process's live hub: it is stopped after the
+    test, so that its listening connection (PostgreSQL: to the test database) is closed
+    before the test database is dropped, and the next test starts with the settings it has."""
+    yield
+    hubs.reset_hub()
+
+
+@pytest.fixture(autouse=True)
 def fresh_caches():
     """Rendered boards, records and ratings are cached; tests reuse ids, so start clean."""
     cache.clear()
     rating.forget()
+    streams.forget()
     yield
     cache.clear()
     rating.forget()
+    streams.forget()
 
 
 @pytest.fixture

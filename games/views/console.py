@@ -22,11 +22,11 @@ from clubsite.roles import marker_required
 from clubsite.views import bad_request
 from games import rules, selectors, services
 from games.console import console_context, shown_version
-from live import topics
-from live.streams import Feed, stream_response
 from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
+from live import topics
+from live.streams import Feed, stream_response
 from tables.models import Table
 
 CONSOLE = "games/console/console.html"

@@ -99,8 +99,9 @@
     shownFp = board.dataset.fp;
     tiles = tileTexts();
   }
+  // After htmx has settled the swapped-in board (settling restores its class attribute).
   document.addEventListener("htmx:afterSettle", shown);
-  document.addEventListener("htmx:sseMessage", shown);
+  document.addEventListener("htmx:sseMessage", function () { setTimeout(shown, 60); });
 
   function setUpFullscreen() {
     var button = document.querySelector(".fullscreen-button");

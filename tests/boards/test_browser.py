@@ -53,7 +53,7 @@ def test_board_shows_a_stroke_from_the_console_within_3_seconds(
 def test_board_survives_a_network_outage(page, live_server, marker_user):
     table = Table.objects.create(number=3)
     game = start(table, "cork", ["Аня", "Борис"], marker_user)
-    page.goto(f"{live_server.url}/tables/3/board/")
+    page.goto(f"{live_server.url}/tables/3/board/?poll=1")  # the polling fallback
     mark = page.locator(".reconnecting")
     assert mark.is_hidden()
 
@@ -70,7 +70,7 @@ def test_board_survives_a_network_outage(page, live_server, marker_user):
 
 def test_board_shows_the_mark_on_server_errors_too(page, live_server, marker_user):
     Table.objects.create(number=3)
-    page.goto(f"{live_server.url}/tables/3/board/")
+    page.goto(f"{live_server.url}/tables/3/board/?poll=1")  # the polling fallback
     page.route(
         "**/tables/3/board/?fp=*", lambda route: route.fulfill(status=502, body="Bad gateway")
     )

@@ -1,0 +1,146 @@
+"""The boards' pushed streams (Server-Sent Events): the current board at once when the screen
+is stale, every change the moment it commits, heartbeats, Last-Event-ID; under WSGI (the
+test client, runserver) and ASGI (uvicorn) alike."""
+
+import asyncio
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.db import connections
+from django.test import AsyncClient, Client
+
+from live import hub as hubs
+from live import streams
+from tests.factories import ev, record, start
+from tests.helpers import shown_fp
+
+BOARD = "/tables/3/board/"
+STREAM = "/tables/3/board/stream/"
+
+
+def messages(chunks, count):
+    """The next ``count`` SSE messages (comments included) of a stream, as text."""
+    return [next(chunks).decode() for _ in range(count)]
+
+
+def field(message, name):
+    return [line[len(name) + 2 :] for line in message.split("\n") if line.startswith(name + ": ")]
+
+
+@pytest.fixture
+def quick_heartbeats(monkeypatch):
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 0.2)
+
+
+@pytest.fixture
+def listening_hub():
+    """This process's hub, listening (so that a publish reaches it at once)."""
+    hub = hubs.get_hub()
+    hub.subscribe(hubs.ThreadSubscription("nothing"))
+    deadline = time.monotonic() + 5
+    while not hub.connected and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hub.connected
+    return hub
+
+
+@pytest.mark.django_db
+def test_the_boards_hold_a_stream_and_keep_polling_only_as_the_fallback(client, table):
+    html = client.get(BOARD).content.decode()
+    assert f'sse-connect="{STREAM}?fp=free"' in html and 'sse-swap="board"' in html
+    assert "js/htmx-ext-sse.js" in html
+    assert 'hx-trigger="every 1s"' in html  # the fallback (board.js drops it while streaming)
+    polled = client.get(BOARD + "?poll=1").content.decode()
+    assert "sse-connect" not in polled and 'hx-trigger="every 1s"' in polled
+    wall = client.get("/board/").content.decode()
+    assert 'sse-connect="/board/stream/?fp=' in wall and 'sse-swap="wall"' in wall
+
+
+@pytest.mark.django_db
+def test_a_stale_screen_gets_the_current_board_at_once(client, table, marker_user):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    game = record(game, marker_user, ev("foul", fouls=("miss",)))
+    response = client.get(STREAM, {"fp": "free"})
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/event-stream")
+    assert response["Cache-Control"].startswith("no-cache")
+    retry, board = messages(iter(response.streaming_content), 2)
+    assert retry == "retry: 1000\n\n"
+    assert field(board, "id") == [f"{game.pk}.1.p"] and field(board, "event") == ["board"]
+    html = "\n".join(field(board, "data"))
+    assert 'id="board"' in html and f'data-fp="{game.pk}.1.p"' in html and "−1" in html
+
+
+@pytest.mark.django_db
+def test_an_up_to_date_screen_gets_only_heartbeats(client, table, quick_heartbeats):
+    response = client.get(STREAM, {"fp": "x"}, headers={"Last-Event-ID": "free"})
+    chunks = iter(response.streaming_content)
+    assert messages(chunks, 3) == ["retry: 1000\n\n", ": hb\n\n", ": hb\n\n"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stroke_is_pushed_the_moment_it_commits(
+    client, table, marker_user, listening_hub, quick_heartbeats
+):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    fp = shown_fp(client.get(BOARD).content.decode())
+    chunks = iter(client.get(STREAM, {"fp": fp}).streaming_content)
+    assert messages(chunks, 1) == ["retry: 1000\n\n"]
+    record(game, marker_user, ev("foul", fouls=("miss",)))
+    started = time.monotonic()
+    message = next(chunks).decode()
+    assert field(message, "id") == [f"{game.pk}.1.p"]
+    assert time.monotonic() - started < 0.15  # woken by the publish, not by a heartbeat
+
+
+@pytest.mark.django_db
+def test_a_stream_of_no_table_is_a_404_and_only_gets_are_streams(client, table):
+    assert client.get("/tables/77/board/stream/").status_code == 404
+    assert client.post(STREAM).status_code == 405
+
+
+@pytest.mark.django_db
+def test_the_wall_streams_too(client, table, marker_user):
+    start(table, "cork", ["Аня", "Борис"], marker_user)
+    retry, wall = messages(iter(client.get("/board/stream/", {"fp": "old"}).streaming_content), 2)
+    assert field(wall, "event") == ["wall"] and 'id="wall"' in "\n".join(field(wall, "data"))
+
+
+@pytest.mark.django_db
+def test_the_console_stream_is_for_markers(marker_client, table, marker_user):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    url = f"/marker/games/{game.pk}/stream/"
+    assert Client().get(url).status_code in (302, 403)  # nobody signed in
+    retry, message = messages(iter(marker_client.get(url, {"fp": "old"}).streaming_content), 2)
+    assert field(message, "event") == ["console"] and field(message, "id") == ["0-in_progress"]
+    html = marker_client.get(f"/marker/games/{game.pk}/").content.decode()
+    assert f'sse-connect="{url}?fp=0-in_progress"' in html and "sse:console" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_the_stream_is_asynchronous_and_pushed(table, marker_user, settings):
+    settings.LIVE_STREAM_SECONDS = 5
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+
+    async def scenario():
+        response = await AsyncClient().get(STREAM, {"fp": f"{game.pk}.0.p"})
+        assert response.status_code == 200
+        chunks = aiter(response.streaming_content)
+        assert await anext(chunks) == b"retry: 1000\n\n"
+        await asyncio.sleep(0.2)  # the stream now waits for a change
+        await asyncio.to_thread(record_and_close, game, marker_user)
+        message = (await asyncio.wait_for(anext(chunks), 3)).decode()
+        await chunks.aclose()  # the client went away: the stream unsubscribes
+        return message
+
+    message = async_to_sync(scenario)()
+    assert field(message, "id") == [f"{game.pk}.1.p"]
+    assert not hubs.get_hub()._subscribers.get("table.3")  # unsubscribed when it ended
+
+
+def record_and_close(game, user):
+    try:
+        record(game, user, ev("foul", fouls=("miss",)))
+    finally:
+        connections.close_all()  # this thread's: the test database is dropped at the end

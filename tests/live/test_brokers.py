@@ -1,0 +1,217 @@
+"""The three brokers carry a published change to a listening connection; the hub fans one
+listening connection out to its subscribers; a dead broker never fails a write."""
+
+import asyncio
+import socket
+import threading
+import time
+import uuid
+
+import pytest
+
+from live import hub as hubs
+from live import publishing
+from live.brokers import (
+    InProcessBroker,
+    PostgresBroker,
+    RedisBroker,
+    broker_from_settings,
+)
+from live.hub import Hub, ThreadSubscription
+from tests.factories import ev, record, start
+
+
+def reachable(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Listening:
+    """Runs ``broker.listen`` in a thread of its own (as the hub does) and keeps what it hears."""
+
+    def __init__(self, broker):
+        self.broker = broker
+        self.heard = []
+        self.ready = threading.Event()
+        self.heard_something = threading.Event()
+        self.loop = asyncio.new_event_loop()
+        self.task = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _deliver(self, topics):
+        self.heard.append(topics)
+        self.heard_something.set()
+
+    def _run(self):
+        asyncio.set_event_loop(self.loop)
+        self.task = self.loop.create_task(self.broker.listen(self._deliver, self.ready.set))
+        try:
+            self.loop.run_until_complete(self.task)
+        except BaseException:  # noqa: BLE001 - cancelled at the end of the test
+            pass
+
+    def __enter__(self):
+        self.thread.start()
+        assert self.ready.wait(5), "the broker never started listening"
+        return self
+
+    def __exit__(self, *exc):
+        self.loop.call_soon_threadsafe(self.task.cancel)
+        self.thread.join(5)
+        self.loop.close()
+
+
+def assert_carries(broker):
+    with Listening(broker) as listening:
+        started = time.monotonic()
+        broker.publish(["table.3", "wall", "game.17"])
+        assert listening.heard_something.wait(3), f"{broker.name}: nothing heard"
+        assert listening.heard == [["table.3", "wall", "game.17"]]
+        return time.monotonic() - started
+
+
+def test_the_in_process_broker_delivers_to_its_listener():
+    broker = InProcessBroker()
+    broker.publish(["wall"])  # nobody listens yet: dropped, no error
+    assert assert_carries(broker) < 0.5
+
+
+@pytest.mark.skipif(not reachable(5432), reason="no PostgreSQL on 127.0.0.1:5432")
+def test_postgres_listen_notify_carries_a_change_between_connections():
+    params = {"host": "127.0.0.1", "port": 5432, "user": "postgres", "dbname": "postgres"}
+    broker = PostgresBroker(channel=f"luza_test_{uuid.uuid4().hex[:8]}", connection_params=params)
+    assert assert_carries(broker) < 1
+
+
+@pytest.mark.skipif(not reachable(6379), reason="no Redis on 127.0.0.1:6379")
+def test_redis_pub_sub_carries_a_change_between_connections():
+    broker = RedisBroker("redis://127.0.0.1:6379/15", channel=f"luza_test_{uuid.uuid4().hex}")
+    assert assert_carries(broker) < 1
+
+
+def test_the_settings_pick_the_broker(settings):
+    settings.LIVE_BROKER = ""
+    settings.REDIS_URL = ""
+    is_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
+    assert broker_from_settings().name == ("postgres" if is_postgres else "inprocess")
+    settings.REDIS_URL = "redis://127.0.0.1:6379/15"
+    assert broker_from_settings().name == "redis"
+    settings.LIVE_BROKER = "inprocess"
+    assert broker_from_settings().name == "inprocess"
+    settings.LIVE_BROKER, settings.REDIS_URL = "redis", ""  # nothing to reach it with
+    assert broker_from_settings().name == "inprocess"
+
+
+# --- the hub --------------------------------------------------------------------------------
+
+
+class FailingBroker(InProcessBroker):
+    """A broker whose server is down: every attempt to listen fails."""
+
+    name = "failing"
+
+    def __init__(self):
+        super().__init__()
+        self.attempts = 0
+
+    async def listen(self, deliver, ready):
+        self.attempts += 1
+        raise ConnectionRefusedError("the broker is down")
+
+
+def test_one_listening_connection_wakes_every_subscriber_of_the_topic():
+    broker = InProcessBroker()
+    hub = Hub(broker)
+    screens = [hub.subscribe(ThreadSubscription("table.3")) for _ in range(50)]
+    other = hub.subscribe(ThreadSubscription("table.4"))
+    try:
+        deadline = time.monotonic() + 5
+        while not hub.connected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert hub.connected  # which wakes every screen once: whatever changed meanwhile
+        assert all(screen.wait(2) for screen in [*screens, other])
+        before = hub.generation("table.3"), hub.generation("table.4")
+        broker.publish(["table.3"])
+        assert all(screen.wait(2) for screen in screens)
+        assert not other.wait(0.2)  # another table's screen is not woken
+        assert (hub.generation("table.3"), hub.generation("table.4")) == (before[0] + 1, before[1])
+        assert hub.subscriber_count() == 51
+        for screen in screens:
+            hub.unsubscribe(screen)
+        assert hub.subscriber_count() == 1
+    finally:
+        hub.stop()
+
+
+def test_a_dead_broker_degrades_to_the_hub_checking_every_second(monkeypatch):
+    monkeypatch.setattr(hubs, "SWEEP_SECONDS", 3600)  # only the outage makes it sweep
+    broker = FailingBroker()
+    hub = Hub(broker)
+    screen = hub.subscribe(ThreadSubscription("table.3"))
+    try:
+        started = time.monotonic()
+        assert screen.wait(3), "the screen must be refreshed while the broker is down"
+        assert time.monotonic() - started < 2.5
+        assert not hub.connected
+        assert screen.wait(3)  # and again, about every second
+        assert broker.attempts >= 1  # and it keeps trying to listen (with back-off)
+    finally:
+        hub.stop()
+
+
+# --- publishing never fails a write -----------------------------------------------------------
+
+
+@pytest.fixture
+def dead_redis_broker(settings):
+    settings.LIVE_BROKER = "redis"
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    hubs.reset_hub()
+    publishing._down_until = 0.0
+    yield
+    hubs.reset_hub()
+    publishing._down_until = 0.0
+
+
+@pytest.mark.django_db
+def test_a_stroke_is_recorded_while_the_broker_is_down(
+    dead_redis_broker, table, marker_user, caplog, django_capture_on_commit_callbacks
+):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        game = record(game, marker_user, ev("foul", fouls=("miss",)))
+    assert callbacks, "the stroke publishes once it commits"
+    assert game.last_seq == 1
+    assert time.monotonic() - started < 3
+    assert "publishing" in caplog.text and "failed" in caplog.text
+    # The next strokes do not wait for the dead broker again for a while.
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = record(game, marker_user, ev("foul", fouls=("miss",)))
+    assert game.last_seq == 2 and time.monotonic() - started < 0.5
+
+
+@pytest.mark.django_db
+def test_a_stroke_publishes_its_table_the_wall_and_its_console(
+    settings, table, marker_user, django_capture_on_commit_callbacks, monkeypatch
+):
+    published = []
+    monkeypatch.setattr(publishing, "publish_now", published.append)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = record(game, marker_user, ev("foul", fouls=("miss",)))
+    expected = [f"table.{table.number}", "wall", f"game.{game.pk}"]
+    assert published[-1] == expected
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        record(game, marker_user, ev("foul", fouls=("miss",)))
+    assert len(callbacks) == 1  # published after the commit, not before
