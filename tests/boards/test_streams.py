@@ -4,9 +4,9 @@ test client, runserver) and ASGI (uvicorn) alike."""
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.db import connections
 from django.test import AsyncClient, Client
 
@@ -134,7 +134,9 @@ def test_under_asgi_the_stream_is_asynchronous_and_pushed(table, marker_user, se
         await chunks.aclose()  # the client went away: the stream unsubscribes
         return message
 
-    message = async_to_sync(scenario)()
+    # In a thread of its own: the browser tests' Playwright keeps an event loop in this one.
+    with ThreadPoolExecutor(1) as executor:
+        message = executor.submit(asyncio.run, scenario()).result(timeout=20)
     assert field(message, "id") == [f"{game.pk}.1.p"]
     assert not hubs.get_hub()._subscribers.get("table.3")  # unsubscribed when it ended
 
