@@ -2,6 +2,8 @@
 the same per-fingerprint render cache as their polls (``boards.polls``), so a change is
 rendered once per language whether a TV polls or holds a stream."""
 
+from django.http import Http404
+from django.urls import Resolver404, resolve
 from django.utils.translation import get_language
 
 from boards.fragments import render_table, render_wall
@@ -26,3 +28,20 @@ def wall_feed():
         return fp, rendered("wall", fp, get_language(), render_wall)
 
     return Feed(key="wall", topic=topics.WALL, event="wall", snapshot=snapshot)
+
+
+def feed_for_path(path):
+    """The feed of a public stream's path (``live.asgi.StreamRouter`` serves those without
+    Django's middleware), None for any other path; Http404 for a table that does not exist."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    if match.url_name == "board_stream":
+        number = match.kwargs["number"]
+        if table_fingerprint(number) is None:
+            raise Http404("no such table")
+        return table_feed(number)
+    if match.url_name == "wall_stream":
+        return wall_feed()
+    return None

@@ -28,23 +28,37 @@ MAX_BACKOFF_SECONDS = 30
 
 
 class AsyncSubscription:
-    """A stream in an asyncio loop: ``await wait(timeout)`` is True when its topic changed."""
+    """A stream in an asyncio loop: ``await wait(timeout)`` is True when its topic changed.
+
+    A bare future per wait (no task, no ``wait_for``): cheap for thousands of idle streams,
+    and a stream cancelled while it waits (its client went away) ends at once."""
 
     def __init__(self, topic):
         self.topic = topic
         self.loop = asyncio.get_running_loop()
-        self._event = asyncio.Event()
+        self._changed = False
+        self._waiter = None
 
-    def _set(self):
-        self._event.set()
+    def _set(self):  # in the loop's thread (the hub calls it through call_soon_threadsafe)
+        self._changed = True
+        _resolve(self._waiter)
 
     async def wait(self, timeout):
-        try:
-            await asyncio.wait_for(self._event.wait(), timeout)
-        except TimeoutError:
-            return False
-        self._event.clear()
-        return True
+        if not self._changed:
+            self._waiter = self.loop.create_future()
+            timer = self.loop.call_later(timeout, _resolve, self._waiter)
+            try:
+                await self._waiter
+            finally:
+                timer.cancel()
+                self._waiter = None
+        changed, self._changed = self._changed, False
+        return changed
+
+
+def _resolve(waiter):
+    if waiter is not None and not waiter.done():
+        waiter.set_result(None)
 
 
 class ThreadSubscription:

@@ -173,7 +173,7 @@ class _Screen:
         return min(HEARTBEAT_SECONDS, self.deadline - time.monotonic())
 
 
-async def _async_events(feed, language, shown, seconds):
+async def async_events(feed, language, shown, seconds):
     hub, screen = get_hub(), _Screen(feed, shown, seconds)
     subscription = hub.subscribe(AsyncSubscription(feed.topic))
     try:
@@ -194,8 +194,8 @@ async def _async_events(feed, language, shown, seconds):
         hub.unsubscribe(subscription)
 
 
-def _sync_events(feed, language, shown, seconds):
-    """The same for a WSGI thread (see ``_async_events``)."""
+def sync_events(feed, language, shown, seconds):
+    """The same for a WSGI thread (see ``async_events``)."""
     hub, screen = get_hub(), _Screen(feed, shown, seconds)
     subscription = hub.subscribe(ThreadSubscription(feed.topic))
     try:
@@ -228,10 +228,10 @@ def stream_response(request, feed, language=None):
     shown = last_shown(request)
     if isinstance(request, ASGIRequest):
         seconds = settings.LIVE_STREAM_SECONDS
-        events = _async_events(feed, language, shown, seconds)
+        events = async_events(feed, language, shown, seconds)
     else:
         seconds = min(settings.LIVE_STREAM_SECONDS, settings.LIVE_WSGI_STREAM_SECONDS)
-        events = _sync_events(feed, language, shown, seconds)
+        events = sync_events(feed, language, shown, seconds)
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once

@@ -1,0 +1,124 @@
+"""The screens' streams served straight from the ASGI server, beside Django's handler.
+
+Django's ASGI handler runs synchronous middleware (and the request signals' receivers) in a
+thread of the request's own, kept until the response ends: for a stream held open for hours
+that is a thread — and, with a view that touched the database, a database connection — per
+screen. Public streams need none of that middleware: ``StreamRouter`` answers them itself
+(``find_feed(path)`` names the feed, e.g. from the URLconf) with the same ``Feed`` and the same
+async generator as the view (``live.streams``), so an idle screen costs one suspended
+coroutine and its socket. What it checks as Django would: the method, the host
+(``ALLOWED_HOSTS``), the language (``?lang=``, the language cookie, ``Accept-Language``).
+Everything else, and any stream that needs a signed-in user (the marker's console), goes to
+Django.
+"""
+
+import asyncio
+import io
+import logging
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
+from django.http import Http404
+from django.utils.translation import get_language_from_request
+
+from live.streams import async_events, last_shown
+
+logger = logging.getLogger(__name__)
+
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache, no-store"),
+    (b"x-accel-buffering", b"no"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+def _feed_or_none(find_feed, path):
+    """``find_feed(path)`` in a worker thread (it may read the database), which then lets its
+    database connection go: the stream itself holds none."""
+    try:
+        return find_feed(path)
+    finally:
+        connections.close_all()
+
+
+class StreamRouter:
+    def __init__(self, django_app, find_feed, prefixes):
+        """``find_feed(path)``: the Feed of a public stream, None for another path, or
+        Http404; ``prefixes``: the paths it may answer start with one of these (a cheap
+        first test, so that other requests do not pay for the URL resolver)."""
+        self.django_app = django_app
+        self.find_feed = find_feed
+        self.prefixes = tuple(prefixes)
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope.get("method") not in ("GET", "HEAD")
+            or not path.endswith("/stream/")
+            or not path.startswith(self.prefixes)
+        ):
+            return await self.django_app(scope, receive, send)
+        try:
+            feed = await sync_to_async(_feed_or_none, thread_sensitive=False)(self.find_feed, path)
+        except Http404:
+            return await _plain(send, 404, b"Not Found")
+        if feed is None:
+            return await self.django_app(scope, receive, send)
+        request = ASGIRequest(scope, io.BytesIO())
+        try:
+            request.get_host()
+        except DisallowedHost:
+            return await _plain(send, 400, b"Bad Request")
+        language = _language(request)
+        shown = last_shown(request)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [*HEADERS, (b"content-language", language.encode())],
+            }
+        )
+        if scope["method"] == "HEAD":
+            return await send({"type": "http.response.body"})
+        events = async_events(feed, language, shown, settings.LIVE_STREAM_SECONDS)
+        streaming = asyncio.ensure_future(_pump(events, send))
+        listening = asyncio.ensure_future(_until_disconnect(receive))
+        try:
+            await asyncio.wait({streaming, listening}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (streaming, listening):
+                task.cancel()
+            await asyncio.gather(streaming, listening, return_exceptions=True)
+        if streaming.done() and not streaming.cancelled() and streaming.exception() is None:
+            await send({"type": "http.response.body"})  # the stream's time is up
+
+
+def _language(request):
+    language = request.GET.get("lang")
+    if language in dict(settings.LANGUAGES):
+        return language
+    return get_language_from_request(request)
+
+
+async def _pump(events, send):
+    try:
+        async for chunk in events:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+    finally:
+        await events.aclose()
+
+
+async def _until_disconnect(receive):
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _plain(send, status, body):
+    headers = [(b"content-type", b"text/plain; charset=utf-8")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
