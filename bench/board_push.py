@@ -219,12 +219,13 @@ async def push_round(n, port, server, args):
     await asyncio.sleep(args.idle)  # nothing happens: heartbeats only
     idle_cpu = (board_load.cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
 
-    cpu0, t0 = board_load.cpu_seconds(server.pid), time.monotonic()
+    cpu0, t0, own0 = board_load.cpu_seconds(server.pid), time.monotonic(), time.process_time()
     marker = board_load.Marker(game, user, args.stroke_every, t0 + args.seconds)
     await asyncio.to_thread(marker.start)
     await asyncio.to_thread(marker.join)
     await asyncio.sleep(1.0)  # the last stroke's deliveries
     busy_cpu = (board_load.cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
+    own_cpu = (time.process_time() - own0) / (time.monotonic() - t0)  # the TVs' and marker's
     rss_busy = rss_mib(server.pid)
     for tv in tvs:
         if tv.writer is not None:
@@ -243,6 +244,7 @@ async def push_round(n, port, server, args):
         "all_p95": board_load.percentile(last, 0.95),
         "idle_cpu": idle_cpu,
         "busy_cpu": busy_cpu,
+        "own_cpu": own_cpu,
         "rss_before": rss_before,
         "rss_open": rss_open,
         "rss_busy": rss_busy,
@@ -292,7 +294,7 @@ def main():
     print(
         f"{'TVs':>5} {'open':>5} {'strokes':>7} {'commit→TV p50/p95/max ms':>25} "
         f"{'→all p95':>8} {'missed':>6} {'CPU busy':>8} {'idle':>5} "
-        f"{'RSS MiB idle→open':>17} {'KiB/stream':>10}",
+        f"{'RSS MiB idle→open':>17} {'KiB/stream':>10} {'bench CPU':>9}",
         flush=True,
     )
     results = []
@@ -305,7 +307,7 @@ def main():
                 f"{r['p50'] * 1000:>8.0f} /{r['p95'] * 1000:>6.0f} /{r['max'] * 1000:>6.0f}  "
                 f"{r['all_p95'] * 1000:>8.0f} {r['missed']:>6} {r['busy_cpu'] * 100:>7.0f}% "
                 f"{r['idle_cpu'] * 100:>4.0f}% {r['rss_before']:>8.0f}→{r['rss_open']:<8.0f} "
-                f"{r['per_stream_kib']:>10.1f}",
+                f"{r['per_stream_kib']:>10.1f} {r['own_cpu'] * 100:>8.0f}%",
                 flush=True,
             )
     finally:

@@ -63,10 +63,17 @@ class Snapshot:
 
 
 def format_event(event, fingerprint, data):
-    """One SSE message; every line of ``data`` gets its own ``data:`` field."""
+    """One SSE message; every line of ``data`` gets its own ``data:`` field, its indentation
+    and the blank lines dropped (HTML: a line break is as good a space as the indentation;
+    a hall of TVs receives every message, so it is kept small)."""
     lines = [f"id: {fingerprint}", f"event: {event}"]
-    lines += [f"data: {line}" for line in (data or "").split("\n")]
+    lines += [f"data: {line}" for line in _lines(data)]
     return ("\n".join(lines) + "\n\n").encode()
+
+
+def _lines(data):
+    lines = [line.strip() for line in (data or "").split("\n")]
+    return [line for line in lines if line] or [""]
 
 
 # --- the per-process memo: one snapshot per feed, language and generation -------------------
