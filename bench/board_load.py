@@ -350,6 +350,15 @@ async def run_round(n, port, args):
     }
 
 
+def stop_server(process):
+    """Stops a server started here (and its workers): politely, then for good."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
 def cpu_seconds(pid):
     """User+system CPU seconds of a process and its children (gunicorn's workers)."""
     total = 0.0
@@ -411,11 +420,7 @@ def main():
                 flush=True,
             )
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop_server(server)
     if args.smoke:
         print("smoke run: no verdict")
         return 0 if all(r["errors"] == 0 and r["strokes"] for r in results) else 1

@@ -264,11 +264,7 @@ def poll_round(n, args):
         result = asyncio.run(board_load.run_round(n, port, poll_args))
         cpu = (board_load.cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        board_load.stop_server(server)
     return result, cpu
 
 
@@ -311,11 +307,7 @@ def main():
                 flush=True,
             )
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        board_load.stop_server(server)
 
     poll, poll_cpu = poll_round(args.poll_tvs, args)
     poll_lag = poll["lag_p95"]
