@@ -236,6 +236,9 @@ def stream_response(request, feed, language=None):
     if isinstance(request, ASGIRequest):
         seconds = settings.LIVE_STREAM_SECONDS
         events = async_events(feed, language, shown, seconds)
+        # The view's database work is done; the stream reads in worker threads of its own:
+        # this request's thread must not keep a connection for as long as the stream lasts.
+        connections.close_all()
     else:
         seconds = min(settings.LIVE_STREAM_SECONDS, settings.LIVE_WSGI_STREAM_SECONDS)
         events = sync_events(feed, language, shown, seconds)
