@@ -7,6 +7,7 @@ ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,testserver" in DEBU
 """
 
 import os
+import warnings
 from datetime import timedelta
 from pathlib import Path
 
@@ -195,6 +196,11 @@ LIVE_BROKER = os.environ.get("LIVE_BROKER", "")
 # workers); under WSGI (runserver, tests) a stream holds a thread, so it ends sooner.
 LIVE_STREAM_SECONDS = int(os.environ.get("LIVE_STREAM_SECONDS", "900"))
 LIVE_WSGI_STREAM_SECONDS = 60
+# Under uvicorn WhiteNoise's static files are file iterators that Django reads in a thread, and
+# says so on every one of them; that is fine for static files (the streams are asynchronous).
+warnings.filterwarnings(
+    "ignore", "StreamingHttpResponse must consume synchronous iterators", Warning
+)
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # How often an open marker's console checks whether another device has moved its game on.
