@@ -13,7 +13,8 @@ the one-tap ``finish_frame_and_continue`` at the end of each frame), until the c
 known. After each result it prints the time to compute the bracket — the whole tournament
 view the pages use (its reads and ``brackets.compute``) and the engine alone — and every
 ``--board-every`` results the render time of ``/tournaments/<id>/board/`` (the server's
-side, through Django's test client). At the end: median, p95 and max of each.
+side, through Django's test client) and the cost of a TV's poll of the unchanged board (the
+fingerprint's one query and the empty 204). At the end: median, p95 and max of each.
 Targets: bracket < 20 ms at 128 entrants; board render < 150 ms.
 """
 
@@ -41,7 +42,7 @@ from bench.support import throwaway_database  # noqa: E402
 from players.models import Player  # noqa: E402
 from tables.models import Table  # noqa: E402
 from tournaments import brackets, selectors, services  # noqa: E402
-from tournaments.models import Seeding, Tournament  # noqa: E402
+from tournaments.models import Match, Seeding, Tournament  # noqa: E402
 from tournaments.simulate import play_frame  # noqa: E402
 
 
@@ -92,7 +93,7 @@ def run(args):
     services.start_tournament(tournament=tournament, method=Seeding.DRAW, draw_seed=args.seed)
     client = Client()
     board_url = reverse("tournaments:board", args=[tournament.pk])
-    view_times, engine_times, board_times = [], [], []
+    view_times, engine_times, board_times, poll_times = [], [], [], []
     results = strokes = 0
     started = time.perf_counter()
     while True:
@@ -117,7 +118,7 @@ def run(args):
         if not in_play:
             raise RuntimeError("nothing ready and nothing in play before the end")
         item = rng.choice(in_play)
-        match = item.match
+        match = Match.objects.get(pk=item.match.pk)
         while True:  # the match's frames, stroke by stroke
             frame = selectors.current_frame(match)
             game = play_frame(frame.game, rng.randrange(2))
@@ -148,6 +149,12 @@ def run(args):
             line += (
                 f"; board render {board_times[-1][0]:.1f} ms wall / {board_times[-1][1]:.1f} ms cpu"
             )
+            # A TV's poll of the unchanged board: the fingerprint's query and an empty 204.
+            fp = selectors.board_fingerprint(tournament.pk)
+            tick = time.perf_counter()
+            response = client.get(board_url, {"fp": fp}, headers={"HX-Request": "true"})
+            poll_times.append(ms(time.perf_counter() - tick))
+            assert response.status_code == 204
         print(line, flush=True)
     expected = 2 * args.entrants - 2
     print(
@@ -163,6 +170,7 @@ def run(args):
     summary("bracket, engine alone (wall)", engine_times, 20)
     summary("board render (wall)", [w for w, _c in board_times], 150)
     summary("board render (cpu)", [c for _w, c in board_times], 150)
+    summary("board poll, unchanged: 204 (wall)", poll_times, 10)
     if args.smoke:
         print("smoke run: the figures mean nothing at this size")
 

@@ -77,22 +77,69 @@ def seat_label(label, names):
 class SeatEntry:
     """One seat as the form shows it."""
 
-    def __init__(self, token, name, guest):
+    def __init__(self, token, name, guest, mark=None):
         self.token, self.name, self.guest = token, name, guest
+        self.mark = mark  # what the list shows before the name; None: its position
 
 
-class StartGameForm(forms.Form):
-    table = forms.ModelChoiceField(
-        queryset=Table.objects.none(),
-        label=_("Table"),
-        empty_label=None,
-        error_messages={"invalid_choice": _("This table is not free.")},
-    )
-    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices, initial=default_variant)
-    seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
+class GameSettingsMixin:
+    """A form's fields for the chosen game's own settings (``s_<name>``, the engine's
+    ``variant.settings_fields`` but the number of players): the start form, a match's and a
+    tournament's."""
 
-    def __init__(self, *args, table=None, **kwargs):
-        super().__init__(*args, **kwargs)
+    def add_setting_fields(self, variant_key, values=None):
+        """Adds the fields of ``variant_key``'s settings; ``values`` (a dict of settings by
+        name, e.g. stored ones) become their initial values."""
+        self.rules_variant = rules.get_variant(variant_key)
+        self.setting_names = []
+        for setting in self.rules_variant.settings_fields:
+            if setting.name == "players":
+                continue
+            field = setting_form_field(setting)
+            if values and setting.name in values:
+                field.initial = values[setting.name]
+            self.fields[SETTING_PREFIX + setting.name] = field
+            self.setting_names.append(setting.name)
+
+    def setting_fields(self):
+        return [self[SETTING_PREFIX + name] for name in self.setting_names]
+
+    def label_seat_choices(self, label):
+        """Relabels each choice of a seat ("Player 1" / "Player 2": who gives the handicap,
+        who takes the cue) with ``label(message)``."""
+        for setting in self.rules_variant.settings_fields:
+            if setting.name in self.setting_names and setting.choices == rules.SEAT_CHOICES:
+                self.fields[SETTING_PREFIX + setting.name].choices = [
+                    (value, label(message)) for value, message in setting.choices
+                ]
+
+    def game_settings(self):
+        """The settings as cleaned (after ``is_valid()``), by name."""
+        return {name: self.cleaned_data[SETTING_PREFIX + name] for name in self.setting_names}
+
+    def check_game_settings(self, players):
+        """Has the engine check the cleaned settings for ``players`` players (from
+        ``clean()``); what it refuses is shown next to the setting."""
+        if any(SETTING_PREFIX + name not in self.cleaned_data for name in self.setting_names):
+            return  # a field's own error is shown already
+        try:
+            self.rules_variant.settings_from_dict({**self.game_settings(), "players": players})
+        except rules.SettingsError as error:
+            for name, message in error.errors.items():
+                key = SETTING_PREFIX + name
+                self.add_error(key if key in self.fields else None, render_message(message))
+
+
+class SeatsFormMixin(GameSettingsMixin):
+    """What the start form and a match's form share: the table (fixed, or a free one to
+    pick), the seats in playing order posted as ``seats`` tokens and edited without starting
+    (``edited``), and the chosen game's settings.
+
+    A form using it declares the fields ``table``, ``variant`` and ``seats`` and calls
+    ``setup_table_and_settings`` from its ``__init__``.
+    """
+
+    def setup_table_and_settings(self, table):
         self.fixed_table = table
         table_field = self.fields["table"]
         if table is not None:
@@ -101,21 +148,22 @@ class StartGameForm(forms.Form):
             table_field.widget = forms.HiddenInput()
         else:
             table_field.queryset = free_tables()
-        self.rules_variant = rules.get_variant(self._variant_key())
-        self.setting_names = []
-        for setting in self.rules_variant.settings_fields:
-            if setting.name == "players":
-                continue
-            self.fields[SETTING_PREFIX + setting.name] = setting_form_field(setting)
-            self.setting_names.append(setting.name)
+        self.add_setting_fields(self._variant_key())
         self._entries = None
 
     # --- the chosen game and the seats ---------------------------------------------------
 
+    def variant_keys(self):
+        """The games this form offers."""
+        return rules.VARIANTS
+
     def _variant_key(self):
         key = self.data.get("variant") if self.is_bound else None
         key = key or self.initial.get("variant")
-        return key if key in rules.VARIANTS else default_variant()
+        if key in self.variant_keys():
+            return key
+        default = default_variant()
+        return default if default in self.variant_keys() else next(iter(self.variant_keys()))
 
     def seat_tokens(self):
         if self.is_bound:
@@ -139,6 +187,11 @@ class StartGameForm(forms.Form):
     def seated_player_ids(self):
         return seated_player_ids(e.token for e in self.seat_entries)
 
+    @property
+    def seats_full(self):
+        """True when no seat is left to add (the form then offers no search)."""
+        return False
+
     def setting_fields(self):
         """The bound fields of the game's settings, for the template.
 
@@ -146,12 +199,8 @@ class StartGameForm(forms.Form):
         also names the player in that seat, as the marker has seated them.
         """
         names = [entry.name for entry in self.seat_entries]
-        for setting in self.rules_variant.settings_fields:
-            if setting.name in self.setting_names and setting.choices == rules.SEAT_CHOICES:
-                self.fields[SETTING_PREFIX + setting.name].choices = [
-                    (value, seat_label(label, names)) for value, label in setting.choices
-                ]
-        return [self[SETTING_PREFIX + name] for name in self.setting_names]
+        self.label_seat_choices(lambda label: seat_label(label, names))
+        return super().setting_fields()
 
     # --- validation ----------------------------------------------------------------------
 
@@ -163,19 +212,11 @@ class StartGameForm(forms.Form):
             raise ValidationError(_("Add the players."), code="no_players")
         return seats
 
-    def start_arguments(self):
-        """Keyword arguments for ``services.start_game`` (after ``is_valid()``)."""
-        data = self.cleaned_data
-        return {
-            "table": data["table"],
-            "variant": data["variant"],
-            "seats": data["seats"],
-            "settings": {name: data[SETTING_PREFIX + name] for name in self.setting_names},
-        }
-
-    def add_service_errors(self, error):
-        """Shows a ValidationError from ``services.start_game`` next to the right fields."""
+    def add_service_errors(self, error, aliases=None):
+        """Shows a ValidationError from a start service next to the right fields
+        (``aliases``: the service's key → this form's field)."""
         for key, messages in error.message_dict.items():
+            key = (aliases or {}).get(key, key)
             if key == NON_FIELD_ERRORS:
                 field = None
             elif key in self.fields:
@@ -195,7 +236,7 @@ class StartGameForm(forms.Form):
 
         ``op``: ``add:<pk>`` (a roster player), ``guest`` (the name in ``guest``), ``up:<i>``,
         ``down:<i>``, ``remove:<i>`` (a seat), ``variant`` (another game: its default
-        settings). Anything else just re-renders.
+        settings). Anything else just re-renders. Every other posted field is kept.
         """
         tokens = list(data.getlist("seats"))
         action, _sep, arg = op.partition(":")
@@ -215,11 +256,37 @@ class StartGameForm(forms.Form):
         if table is None and data.get("table"):
             initial["table"] = data.get("table")
         form = cls(initial=initial, table=table)
-        if action != "variant":
-            for name in form.setting_names:
-                key = SETTING_PREFIX + name
-                if key in data:
-                    form.initial[key] = data.get(key)
-                elif isinstance(form.fields[key], forms.BooleanField):
-                    form.initial[key] = False
+        settings = {SETTING_PREFIX + name for name in form.setting_names}
+        for key, field in form.fields.items():
+            if key in ("table", "variant", "seats") or (action == "variant" and key in settings):
+                continue
+            if key in data:
+                form.initial[key] = data.get(key)
+            elif isinstance(field, forms.BooleanField):
+                form.initial[key] = False
         return form
+
+
+class StartGameForm(SeatsFormMixin, forms.Form):
+    table = forms.ModelChoiceField(
+        queryset=Table.objects.none(),
+        label=_("Table"),
+        empty_label=None,
+        error_messages={"invalid_choice": _("This table is not free.")},
+    )
+    variant = forms.ChoiceField(label=_("Game"), choices=variant_choices, initial=default_variant)
+    seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
+
+    def __init__(self, *args, table=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.setup_table_and_settings(table)
+
+    def start_arguments(self):
+        """Keyword arguments for ``services.start_game`` (after ``is_valid()``)."""
+        data = self.cleaned_data
+        return {
+            "table": data["table"],
+            "variant": data["variant"],
+            "seats": data["seats"],
+            "settings": self.game_settings(),
+        }

@@ -38,6 +38,7 @@ Undo
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -496,7 +497,10 @@ def round_robin(n: int, groups: int = 1, advance: int = 0) -> Bracket:
     )
 
 
+@functools.lru_cache(maxsize=64)
 def build(fmt: str, n: int, groups: int = 1, advance: int = 0) -> Bracket:
+    """The bracket of a format for ``n`` entrants. Static and immutable, so it is built once
+    per shape and kept (the pages compute the state after every result)."""
     if fmt == SINGLE:
         return single_elimination(n)
     if fmt == DOUBLE:

@@ -1,52 +1,28 @@
 """Forms: a match (two players, the game and its settings, the race, the break, a head
-start) and a tournament (name, date, game, format, races per stage, seeding)."""
+start) and a tournament (name, date, game, format, races per stage, the handicap and the
+game's settings of every frame), an entrant."""
 
 from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import rules
-from games.forms import SETTING_PREFIX, free_tables, setting_form_field
+from games.forms import SETTING_PREFIX, GameSettingsMixin, SeatsFormMixin
+from games.i18n import render_message
+from games.models import default_variant
 from players.models import Player
 from tournaments import selectors
 from tournaments.models import MAX_RACE, BreakRule, Side, Tournament
 
 
 def match_variant_choices():
-    return [(v.key, v.name.render(_translate)) for v in selectors.match_variants()]
+    return [(v.key, render_message(v.name)) for v in selectors.match_variants()]
 
 
-def _translate(msgid):
-    from django.utils.translation import gettext
+class MatchForm(SeatsFormMixin, forms.Form):
+    """A match: the table, the game and its settings, the two players picked like the start
+    form's seats (a roster search or a guest by name: A, then B), the race and the break."""
 
-    return gettext(msgid)
-
-
-class SettingsMixin:
-    """The chosen game's own settings (its handicap among them) as fields ``s_<name>``."""
-
-    def add_setting_fields(self, variant_key):
-        self.rules_variant = rules.get_variant(variant_key)
-        self.setting_names = []
-        for setting in self.rules_variant.settings_fields:
-            if setting.name == "players":
-                continue
-            self.fields[SETTING_PREFIX + setting.name] = setting_form_field(setting)
-            self.setting_names.append(setting.name)
-
-    def setting_fields(self):
-        return [self[SETTING_PREFIX + name] for name in self.setting_names]
-
-    def game_settings(self):
-        return {name: self.cleaned_data[SETTING_PREFIX + name] for name in self.setting_names}
-
-
-def _variant_from(data, initial, default):
-    key = (data or {}).get("variant") or (initial or {}).get("variant") or default
-    keys = [v.key for v in selectors.match_variants()]
-    return key if key in keys else (keys[0] if keys else default)
-
-
-class MatchForm(SettingsMixin, forms.Form):
     table = forms.ModelChoiceField(
         queryset=None,
         label=_("Table"),
@@ -54,14 +30,7 @@ class MatchForm(SettingsMixin, forms.Form):
         error_messages={"invalid_choice": _("This table is not free.")},
     )
     variant = forms.ChoiceField(label=_("Game"))
-    player_a = forms.ModelChoiceField(
-        queryset=None, required=False, label=_("Player A"), empty_label="—"
-    )
-    guest_a = forms.CharField(required=False, max_length=150, label=_("or a guest"))
-    player_b = forms.ModelChoiceField(
-        queryset=None, required=False, label=_("Player B"), empty_label="—"
-    )
-    guest_b = forms.CharField(required=False, max_length=150, label=_("or a guest"))
+    seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
     race_to = forms.IntegerField(
         label=_("Race to (frames)"), min_value=1, max_value=MAX_RACE, initial=3
     )
@@ -75,54 +44,59 @@ class MatchForm(SettingsMixin, forms.Form):
     head_start_b = forms.IntegerField(
         label=_("Head start of B (frames)"), min_value=0, max_value=MAX_RACE - 1, initial=0
     )
+    MATCH_FIELDS = ("race_to", "first_break", "break_rule", "head_start_a", "head_start_b")
 
     def __init__(self, *args, table=None, **kwargs):
         super().__init__(*args, **kwargs)
-        players = Player.objects.filter(is_active=True).order_by("full_name")
-        self.fields["player_a"].queryset = players
-        self.fields["player_b"].queryset = players
-        self.fixed_table = table
-        if table is not None:
-            self.fields["table"].queryset = type(table).objects.filter(pk=table.pk)
-            self.fields["table"].initial = table.pk
-            self.fields["table"].widget = forms.HiddenInput()
-        else:
-            self.fields["table"].queryset = free_tables()
         self.fields["variant"].choices = match_variant_choices()
-        variant = _variant_from(self.data if self.is_bound else None, self.initial, "clockwise")
-        self.fields["variant"].initial = variant
-        self.add_setting_fields(variant)
+        self.setup_table_and_settings(table)
+        self.fields["variant"].initial = self.rules_variant.key
 
-    def _side(self, key):
-        player = self.cleaned_data.get(f"player_{key}")
-        guest = (self.cleaned_data.get(f"guest_{key}") or "").strip()
-        return player if player is not None else guest
+    def variant_keys(self):
+        return [v.key for v in selectors.match_variants()]
+
+    @property
+    def seat_entries(self):
+        entries = super().seat_entries
+        for entry, mark in zip(entries, "AB", strict=False):
+            entry.mark = mark
+        return entries
+
+    @property
+    def seats_full(self):
+        return len(self.seat_entries) >= 2
+
+    def match_fields(self):
+        return [self[name] for name in self.MATCH_FIELDS]
+
+    def clean_seats(self):
+        seats = super().clean_seats()
+        if len(seats) != 2:
+            raise ValidationError(_("A match is between two players: add both."), code="two")
+        return seats
 
     def start_arguments(self):
         data = self.cleaned_data
-        return {
-            "table": data["table"],
-            "variant": data["variant"],
-            "a": self._side("a"),
-            "b": self._side("b"),
-            "race_to": data["race_to"],
-            "first_break": data["first_break"],
-            "break_rule": data["break_rule"],
-            "head_start_a": data["head_start_a"],
-            "head_start_b": data["head_start_b"],
-            "settings": self.game_settings(),
-        }
+        arguments = {name: data[name] for name in ("table", "variant", *self.MATCH_FIELDS)}
+        arguments["a"], arguments["b"] = data["seats"]
+        return arguments | {"settings": self.game_settings()}
 
-    def add_service_errors(self, error):
-        for key, messages in error.message_dict.items():
-            field = key if key in self.fields else None
-            if key == "head_start":
-                field = "head_start_b"
-            for message in messages:
-                self.add_error(field, message)
+    def add_service_errors(self, error, aliases=None):
+        aliases = {"player_a": "seats", "player_b": "seats", "head_start": "head_start_b"}
+        super().add_service_errors(error, aliases)
 
 
-class TournamentForm(forms.ModelForm):
+def seat_role(label):
+    """A tournament's choice of seat names the role, not a player: seat 1 is the stronger."""
+    if label.params.get("seat") == 1:
+        return gettext("the stronger player (player A without a handicap)")
+    return gettext("the weaker player (player B without a handicap)")
+
+
+class TournamentForm(GameSettingsMixin, forms.ModelForm):
+    """A tournament: name, date, game, format, races, the break, the handicap and the game's
+    settings for every frame. Choosing another game (``op=variant``) shows its settings."""
+
     class Meta:
         model = Tournament
         fields = [
@@ -137,6 +111,8 @@ class TournamentForm(forms.ModelForm):
             "race_final",
             "race_group",
             "break_rule",
+            "handicap",
+            "head_start",
             "rules",
         ]
         widgets = {
@@ -144,11 +120,30 @@ class TournamentForm(forms.ModelForm):
             "rules": forms.Textarea(attrs={"rows": 4}),
         }
 
+    HANDICAP_FIELDS = ("handicap", "head_start")
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        keys = [v.key for v in selectors.match_variants()]
         self.fields["variant"] = forms.ChoiceField(label=_("Game"), choices=match_variant_choices())
         self.fields["groups"].min_value = 1
         self.fields["groups"].widget.attrs["min"] = 1
+        key = (self.data.get("variant") if self.is_bound else None) or self.initial.get("variant")
+        key = key or self.instance.variant
+        if key not in keys:
+            key = default_variant() if default_variant() in keys else keys[0]
+        self.fields["variant"].initial = key
+        stored = self.instance.settings if key == self.instance.variant else None
+        self.add_setting_fields(key, stored)
+        self.label_seat_choices(seat_role)
+
+    def tournament_fields(self):
+        """The bound fields of the tournament itself (not its handicap or game settings)."""
+        skip = {*self.HANDICAP_FIELDS, *(SETTING_PREFIX + n for n in self.setting_names)}
+        return [field for field in self if field.name not in skip]
+
+    def handicap_fields(self):
+        return [self[name] for name in self.HANDICAP_FIELDS]
 
     def clean(self):
         data = super().clean()
@@ -157,7 +152,12 @@ class TournamentForm(forms.ModelForm):
             data["groups"], data["advance"] = 1, 0
         elif (data.get("groups") or 1) > 1 and not data.get("advance"):
             self.add_error("advance", _("Several groups need a number going on to the knockout."))
+        self.check_game_settings(players=2)
         return data
+
+    def save(self, commit=True):
+        self.instance.settings = self.game_settings()
+        return super().save(commit)
 
 
 class EntrantForm(forms.Form):

@@ -50,6 +50,15 @@ class Seeding(models.TextChoices):
     DRAW = "draw", _("Random draw")
 
 
+class Handicap(models.TextChoices):
+    """How a tournament's matches are handicapped; "the weaker" of two entrants is the one
+    with the lower rating in the game (``tournaments.services.stronger_side``)."""
+
+    NONE = "none", _("No handicap")
+    GAME = "game", _("The game's own handicap (set below), the weaker player receiving it")
+    HEAD_START = "head_start", _("A head start in frames for the weaker player")
+
+
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", _("Entries open")
     RUNNING = "running", _("In progress")
@@ -82,7 +91,20 @@ class Tournament(models.Model):
     break_rule = models.CharField(
         _("break"), max_length=16, choices=BreakRule.choices, default=BreakRule.ALTERNATE
     )
+    # The frames' settings; a choice of seat is written for the stronger player in seat 1.
     settings = models.JSONField(_("game settings"), default=dict, blank=True)
+    handicap = models.CharField(
+        _("handicap"), max_length=16, choices=Handicap.choices, default=Handicap.NONE
+    )
+    head_start = models.PositiveSmallIntegerField(
+        _("head start of the weaker player (frames)"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_RACE - 1)],
+        help_text=_(
+            "With a head start: frames the weaker player counts as won before the first one "
+            "(race 3 vs 2 is a head start of 1), never the whole race."
+        ),
+    )
     seeding = models.CharField(
         _("seeding"), max_length=8, choices=Seeding.choices, default=Seeding.RATING
     )

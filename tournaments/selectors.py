@@ -1,16 +1,18 @@
 """Reads for matches and tournaments: a match's score from its frames, its frames, and the
 bracket of a tournament computed from its matches."""
 
-from dataclasses import dataclass, field
+import hashlib
+from dataclasses import dataclass, field, fields
 
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Prefetch
 from django.utils.translation import gettext
 
 from games import rules
 from games.models import Game, GameStatus
 from tables.models import Table
-from tournaments.models import Entrant, Frame, Match, MatchStatus
+from tournaments.models import Entrant, Frame, Match, MatchStatus, ResultKind, Tournament
 
 # «Пробка» is played by many at once: its frames stay multi-player games (issue 11).
 MULTI_PLAYER_ONLY = frozenset({"cork"})
@@ -27,15 +29,18 @@ def match_variants():
 
 def frame_winner(frame):
     """ "a", "b" or None (a draw, or a frame not finished) for a Frame with its game."""
-    game = frame.game
-    if game.status != GameStatus.FINISHED or not game.result or game.result.get("draw"):
+    return side_won(frame.breaker, frame.game.status, frame.game.result)
+
+
+def side_won(breaker, status, result):
+    """The side that won a frame ``breaker`` broke, from its game's status and result."""
+    if status != GameStatus.FINISHED or not result or result.get("draw"):
         return None
-    winners = game.result.get("winners") or []
+    winners = result.get("winners") or []
     if len(winners) != 1:
         return None
     breaker_won = winners[0] == 0  # the breaker sits in seat 1
-    other = "b" if frame.breaker == "a" else "a"
-    return frame.breaker if breaker_won else other
+    return breaker if breaker_won else ("b" if breaker == "a" else "a")
 
 
 def frames_of(match):
@@ -44,17 +49,18 @@ def frames_of(match):
     )
 
 
-def match_score(match, frames=None):
-    """(frames of A, frames of B), head starts included: counted from the finished frames."""
+def match_score(match, frames=None, sides=None):
+    """(frames of A, frames of B), head starts included: counted from the finished frames
+    (or from ``sides``, the sides that won them)."""
     if match.kind != "played" and match.status == MatchStatus.FINISHED:
         return match.score_a or 0, match.score_b or 0
-    frames = frames_of(match) if frames is None else frames
-    won = {"a": match.head_start_a, "b": match.head_start_b}
-    for frame in frames:
-        side = frame_winner(frame)
-        if side:
-            won[side] += 1
-    return won["a"], won["b"]
+    if sides is None:
+        frames = frames_of(match) if frames is None else frames
+        sides = [frame_winner(frame) for frame in frames]
+    return (
+        match.head_start_a + sides.count("a"),
+        match.head_start_b + sides.count("b"),
+    )
 
 
 def decided(match, score):
@@ -142,14 +148,75 @@ def bracket_of(tournament, count=None):
     return brackets.build(tournament.format, count, tournament.groups, tournament.advance)
 
 
-def tournament_matches(tournament):
-    """The tournament's matches that count (not abandoned), by bracket key."""
+@dataclass(frozen=True, slots=True)
+class EntrantRow:
+    """A seeded entrant as the tournament's pages show him: plain values from one query,
+    no model instance (the bracket is computed after every result: see bench/tournament.py).
+    A write fetches the Entrant itself (``entrants_by_pk``)."""
+
+    pk: int
+    seed: int
+    player_id: int | None
+    guest_name: str
+    withdrawn: bool
+    name: str
+
+
+def entrant_rows(tournament_id):
+    """The seeded entrants by seed, in one query."""
+    columns = ("pk", "seed", "player_id", "guest_name", "withdrawn")
+    rows = Entrant.objects.filter(tournament_id=tournament_id, seed__isnull=False).values_list(
+        *columns, "player__nickname", "player__full_name"
+    )
     return {
-        m.bracket_key: m
-        for m in Match.objects.filter(tournament=tournament)
-        .exclude(status=MatchStatus.ABANDONED)
-        .select_related("table")
+        seed: EntrantRow(pk, seed, player, guest, withdrawn, (nick or full) if player else guest)
+        for pk, seed, player, guest, withdrawn, nick, full in rows
     }
+
+
+def entrants_by_pk(*rows):
+    """The Entrants (with their players) of ``rows``, in that order."""
+    found = Entrant.objects.select_related("player").in_bulk([row.pk for row in rows])
+    return [found[row.pk] for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A tournament's match as its pages and its bracket need it: plain values, one query."""
+
+    pk: int
+    bracket_key: str
+    status: str
+    kind: str
+    winner: str
+    score_a: int | None
+    score_b: int | None
+    head_start_a: int
+    head_start_b: int
+    table_id: int | None
+    table_number: int | None
+    started_at: object
+    finished_at: object
+
+    def get_kind_display(self):
+        return ResultKind(self.kind).label
+
+
+MATCH_COLUMNS = [f.name for f in fields(MatchRow)][:-3] + [
+    "table__number",
+    "started_at",
+    "finished_at",
+]
+
+
+def tournament_matches(tournament):
+    """The tournament's matches that count (not abandoned), by bracket key: one query."""
+    rows = (
+        Match.objects.filter(tournament_id=tournament.pk)
+        .exclude(status=MatchStatus.ABANDONED)
+        .values_list(*MATCH_COLUMNS)
+    )
+    return {row[1]: MatchRow(*row) for row in rows}
 
 
 def results_of(matches):
@@ -161,6 +228,16 @@ def results_of(matches):
         for key, m in matches.items()
         if m.status == MatchStatus.FINISHED
     }
+
+
+def live_frame_sides(match_ids):
+    """match pk → the sides that won its finished frames, for the matches in play: one
+    small query (no game is loaded)."""
+    sides = {pk: [] for pk in match_ids}
+    frames = Frame.objects.filter(match_id__in=match_ids, game__status=GameStatus.FINISHED)
+    for match_id, breaker, result in frames.values_list("match_id", "breaker", "game__result"):
+        sides[match_id].append(side_won(breaker, GameStatus.FINISHED, result))
+    return sides
 
 
 @dataclass
@@ -182,8 +259,8 @@ class Item:
     double: bool = False  # of a double elimination: its upper rounds say so
 
     @property
-    def table(self):
-        return self.match.table if self.match is not None else None
+    def table_number(self):
+        return self.match.table_number if self.match is not None else None
 
     @property
     def winner_name(self):
@@ -251,23 +328,21 @@ class TournamentView:
 
 
 def tournament_view(tournament):
-    """Everything the tournament's pages show, computed from its entrants and matches."""
+    """Everything the tournament's pages show, computed from its entrants and matches: three
+    small queries of plain values (entrants, matches, the frames of the matches in play),
+    the cached bracket and ``brackets.compute``."""
     from tournaments import brackets
 
-    entrants = {
-        e.seed: e for e in tournament.entrants.filter(seed__isnull=False).select_related("player")
-    }
+    entrants = entrant_rows(tournament.pk)
     bracket = bracket_of(tournament, len(entrants))
     matches = tournament_matches(tournament)
     withdrawn = {seed for seed, e in entrants.items() if e.withdrawn}
     state = brackets.compute(bracket, results_of(matches), withdrawn)
     held = set(tournament.held)
-    # The frames of every match in play, in one query (their live scores).
-    live = {m.pk: [] for m in matches.values() if m.status == MatchStatus.IN_PROGRESS}
-    for frame in (
-        Frame.objects.filter(match_id__in=list(live)).select_related("game").order_by("number")
-    ):
-        live[frame.match_id].append(frame)
+    # The frames won in every match in play, in one query (their live scores).
+    in_play = [m.pk for m in matches.values() if m.status == MatchStatus.IN_PROGRESS]
+    live = live_frame_sides(in_play) if in_play else {}
+    double = bracket.format == brackets.DOUBLE
     items = []
     for spec in bracket.matches:
         ms = state.matches[spec.key]
@@ -286,17 +361,57 @@ def tournament_view(tournament):
             name_b=entrants[ms.b].name if ms.b else "",
             match=match,
             derived=ms.derived,
-            double=bracket.format == brackets.DOUBLE,
+            double=double,
         )
         if ms.result is not None:
             item.score_a, item.score_b = ms.result.score_a, ms.result.score_b
             item.winner, item.kind = ms.result.winner, ms.result.kind
         elif status == "in_progress":
-            item.score_a, item.score_b = match_score(match, live[match.pk])
+            item.score_a, item.score_b = match_score(match, sides=live[match.pk])
         items.append(item)
     view = TournamentView(tournament, bracket, state, entrants, items)
     view.by_key = {item.spec.key: item for item in items}
     return view
+
+
+# What the tournament's board shows changes only with these: its status and held matches,
+# its matches (how many, in play, finished, the last finish), the frames finished in the
+# matches in play and the withdrawals. One statement of small indexed counts, in plain SQL
+# like the table boards' (boards.polls), since it answers every board's poll.
+_T, _M = Tournament._meta.db_table, Match._meta.db_table
+_F, _G, _E = Frame._meta.db_table, Game._meta.db_table, Entrant._meta.db_table
+BOARD_FINGERPRINT_SQL = (
+    f"SELECT t.status, t.held, t.name,"
+    f" (SELECT COUNT(*) FROM {_M} m WHERE m.tournament_id = t.id),"
+    f" (SELECT COUNT(*) FROM {_M} m WHERE m.tournament_id = t.id AND m.status = %s),"
+    f" (SELECT COUNT(*) FROM {_M} m WHERE m.tournament_id = t.id AND m.status = %s),"
+    f" (SELECT MAX(m.finished_at) FROM {_M} m WHERE m.tournament_id = t.id),"
+    f" (SELECT COUNT(*) FROM {_F} f JOIN {_M} m ON m.id = f.match_id"
+    f"  JOIN {_G} g ON g.id = f.game_id"
+    f"  WHERE m.tournament_id = t.id AND m.status = %s AND g.status = %s),"
+    f" (SELECT MAX(g.finished_at) FROM {_F} f JOIN {_M} m ON m.id = f.match_id"
+    f"  JOIN {_G} g ON g.id = f.game_id WHERE m.tournament_id = t.id AND m.status = %s),"
+    f" (SELECT COUNT(*) FROM {_E} e WHERE e.tournament_id = t.id AND e.withdrawn = %s)"
+    f" FROM {_T} t WHERE t.id = %s"
+)
+MAX_ID = 2**31 - 1
+
+
+def board_fingerprint(tournament_id):
+    """A short text that changes whenever the tournament's board would show something else
+    (a result, a frame won in a match in play, a match called to a table, a hold, a
+    withdrawal); None when there is no such tournament. One small query: the board's poll
+    compares it with what the TV shows (``boards.polls.answer_poll``)."""
+    if not 0 < tournament_id <= MAX_ID:
+        return None
+    playing, finished = MatchStatus.IN_PROGRESS, MatchStatus.FINISHED
+    params = [playing, finished, playing, GameStatus.FINISHED, playing, True, tournament_id]
+    with connection.cursor() as cursor:
+        cursor.execute(BOARD_FINGERPRINT_SQL, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return hashlib.blake2b(repr(row).encode(), digest_size=8).hexdigest()
 
 
 def free_tables_for_matches():

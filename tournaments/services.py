@@ -8,6 +8,7 @@ match is stored that its frames do not show, apart from that closing snapshot.
 """
 
 import secrets
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -29,6 +30,7 @@ from tournaments.models import (
     BreakRule,
     Entrant,
     Frame,
+    Handicap,
     Match,
     MatchStatus,
     ResultKind,
@@ -53,17 +55,20 @@ def other(side):
     return "b" if side == "a" else "a"
 
 
-def frame_settings(match, breaker):
-    """The match's settings for a frame where ``breaker`` sits in seat 1: a choice of seat
-    (who gives the handicap, who plays with the cue) is written for A in seat 1, so it flips
-    when B breaks."""
-    settings = dict(match.settings)
-    if breaker == "b":
-        variant = rules.get_variant(match.variant)
-        for field in variant.settings_fields:
-            if field.choices == rules.SEAT_CHOICES and field.name in settings:
-                settings[field.name] = "1" if str(settings[field.name]) == "0" else "0"
+def flip_seats(variant, settings):
+    """``settings`` with every choice of seat (who gives the handicap, who plays with the
+    cue) swapped: the same settings for the other player in seat 1."""
+    settings = dict(settings)
+    for field in rules.get_variant(variant).settings_fields:
+        if field.choices == rules.SEAT_CHOICES and field.name in settings:
+            settings[field.name] = "1" if str(settings[field.name]) == "0" else "0"
     return settings
+
+
+def frame_settings(match, breaker):
+    """The match's settings for a frame where ``breaker`` sits in seat 1: they are written
+    for A in seat 1, so they flip when B breaks."""
+    return flip_seats(match.variant, match.settings) if breaker == "b" else dict(match.settings)
 
 
 def _side(player, guest):
@@ -76,7 +81,7 @@ def _seat(match, side):
     return _side(player, guest)
 
 
-def check_match_request(*, variant, a, b, race_to, head_start_a=0, head_start_b=0):
+def check_match_request(variant, a, b, race_to, head_start_a=0, head_start_b=0):
     """Errors (a dict of field → messages) in what a match is asked to be."""
     errors = {}
     if variant not in {v.key for v in selectors.match_variants()}:
@@ -121,14 +126,7 @@ def start_match(
     Raises ValidationError (keyed by field) and creates nothing when anything is wrong:
     the table busy, a player already playing elsewhere, a bad race or game.
     """
-    errors = check_match_request(
-        variant=variant,
-        a=a,
-        b=b,
-        race_to=race_to,
-        head_start_a=head_start_a,
-        head_start_b=head_start_b,
-    )
+    errors = check_match_request(variant, a, b, race_to, head_start_a, head_start_b)
     if first_break not in ("a", "b"):
         errors["first_break"] = [gettext("Choose who breaks first.")]
     if break_rule not in BreakRule.values:
@@ -353,6 +351,42 @@ def remove_entrant(*, entrant):
         Entrant.objects.filter(pk=entrant.pk).delete()
 
 
+def entrant_rating(ratings, entrant):
+    """An entrant's rating in the tournament's game (a guest: the starting rating)."""
+    return ratings.rating(entrant.player_id) if entrant.player_id else rating.INITIAL
+
+
+def stronger_side(tournament, entrant_a, entrant_b):
+    """ "a" or "b": the entrant with the higher rating in the tournament's game; on equal
+    ratings the better seed. Returns (side, whether the ratings differ)."""
+    ratings = rating.ratings_for(tournament.variant)
+    value_a, value_b = entrant_rating(ratings, entrant_a), entrant_rating(ratings, entrant_b)
+    if value_a != value_b:
+        return ("a" if value_a > value_b else "b"), True
+    return ("a" if (entrant_a.seed or 0) <= (entrant_b.seed or 0) else "b"), False
+
+
+def handicap_terms(tournament, entrant_a, entrant_b, race_to):
+    """What a tournament's handicap makes of one of its matches: the keyword arguments
+    ``start_match`` takes for it (settings, head starts).
+
+    No handicap: the tournament's settings as they are, a choice of seat for player A. The
+    game's own handicap: its settings are written for the stronger player in seat 1, so they
+    flip when B is the stronger. A head start: the weaker player (only when the ratings
+    differ) counts ``tournament.head_start`` frames won, never the whole race.
+    """
+    terms = {"settings": dict(tournament.settings), "head_start_a": 0, "head_start_b": 0}
+    if tournament.handicap == Handicap.NONE:
+        return terms
+    stronger, differ = stronger_side(tournament, entrant_a, entrant_b)
+    if tournament.handicap == Handicap.GAME and stronger == "b":
+        terms["settings"] = flip_seats(tournament.variant, tournament.settings)
+    elif tournament.handicap == Handicap.HEAD_START and differ:
+        weaker = "b" if stronger == "a" else "a"
+        terms[f"head_start_{weaker}"] = min(tournament.head_start, race_to - 1)
+    return terms
+
+
 def seed_order(tournament, entrants, method, manual=None, draw_seed=None):
     """The entrants in seed order (1 first) by rating, by hand or by the draw's number."""
     if method == Seeding.MANUAL:
@@ -364,10 +398,7 @@ def seed_order(tournament, entrants, method, manual=None, draw_seed=None):
         ordered = sorted(entrants, key=lambda e: e.pk)
         return [ordered[i] for i in brackets.random_draw(len(ordered), draw_seed)]
     ratings = rating.ratings_for(tournament.variant)
-    return sorted(
-        entrants,
-        key=lambda e: (-(ratings.rating(e.player_id) if e.player_id else rating.INITIAL), e.name),
-    )
+    return sorted(entrants, key=lambda e: (-entrant_rating(ratings, e), e.name))
 
 
 def start_tournament(*, tournament, method, manual=None, draw_seed=None):
@@ -394,43 +425,69 @@ def start_tournament(*, tournament, method, manual=None, draw_seed=None):
     return locked
 
 
-def _ready_spec(tournament, key):
-    """The engine's state of match ``key``, which must be ready and not started yet."""
-    view = selectors.tournament_view(tournament)
+@dataclass
+class ReadyMatch:
+    """A ready match of a running tournament, its row locked (``_ready_match``)."""
+
+    tournament: Tournament
+    view: object  # selectors.TournamentView
+    item: object  # selectors.Item
+    entrant_a: Entrant
+    entrant_b: Entrant
+
+    @property
+    def race_to(self):
+        return self.tournament.race_for(self.item.spec.bracket)
+
+    def match_fields(self, key):
+        """What every Match of this bracket slot is created with."""
+        a, b = self.entrant_a, self.entrant_b
+        return {
+            "variant": self.tournament.variant,
+            "race_to": self.race_to,
+            "tournament": self.tournament,
+            "bracket_key": key,
+            "entrant_a": a,
+            "entrant_b": b,
+        }
+
+
+def _ready_match(tournament, key):
+    """Locks the running tournament and finds its match ``key``, which must be ready and
+    not started yet (inside the caller's transaction)."""
+    locked = _tournament_locked(tournament)
+    if locked.status != TournamentStatus.RUNNING:
+        raise TournamentError(_("The tournament is not running."))
+    view = selectors.tournament_view(locked)
     item = view.by_key.get(key)
     if item is None:
         raise TournamentError(_("No such match in this tournament."))
     if item.status != "ready":
         raise TournamentError(_("This match is not ready to be played."))
-    return view, item
+    entrants = selectors.entrants_by_pk(view.entrants[item.seed_a], view.entrants[item.seed_b])
+    return ReadyMatch(locked, view, item, *entrants)
 
 
 def start_tournament_match(*, tournament, key, table, marker):
     """Calls a ready match to a free table: its first frame starts there at once, so the
     marker's table page opens its console. Nobody plays two matches at once."""
     with transaction.atomic():
-        locked = _tournament_locked(tournament)
-        if locked.status != TournamentStatus.RUNNING:
-            raise TournamentError(_("The tournament is not running."))
-        view, item = _ready_spec(locked, key)
-        busy = {e for m in view.items if m.status == "in_progress" for e in (m.seed_a, m.seed_b)}
-        if item.seed_a in busy or item.seed_b in busy:
+        ready = _ready_match(tournament, key)
+        item = ready.item
+        playing = [m for m in ready.view.items if m.status == "in_progress"]
+        if {item.seed_a, item.seed_b} & {seed for m in playing for seed in (m.seed_a, m.seed_b)}:
             raise TournamentError(_("A player of this match is playing another one."))
-        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        a, b = ready.entrant_a, ready.entrant_b
+        fields = ready.match_fields(key)
         try:
             return start_match(
                 table=table,
-                variant=locked.variant,
-                a=entrant_a.player or entrant_a.guest_name,
-                b=entrant_b.player or entrant_b.guest_name,
-                race_to=locked.race_for(item.spec.bracket),
+                a=a.player or a.guest_name,
+                b=b.player or b.guest_name,
                 marker=marker,
-                break_rule=locked.break_rule,
-                settings=locked.settings,
-                tournament=locked,
-                bracket_key=key,
-                entrant_a=entrant_a,
-                entrant_b=entrant_b,
+                break_rule=ready.tournament.break_rule,
+                **handicap_terms(ready.tournament, a, b, ready.race_to),
+                **fields,
             )
         except ValidationError as error:
             raise TournamentError(" ".join(error.messages)) from None
@@ -441,32 +498,23 @@ def record_walkover(*, tournament, key, winner, kind=ResultKind.WALKOVER, user=N
     if winner not in ("a", "b") or kind not in (ResultKind.WALKOVER, ResultKind.WITHDRAWAL):
         raise TournamentError(_("Choose who goes through."))
     with transaction.atomic():
-        locked = _tournament_locked(tournament)
-        if locked.status != TournamentStatus.RUNNING:
-            raise TournamentError(_("The tournament is not running."))
-        view, item = _ready_spec(locked, key)
-        entrant_a, entrant_b = view.entrants[item.seed_a], view.entrants[item.seed_b]
-        now = timezone.now()
+        ready = _ready_match(tournament, key)
+        a, b = ready.entrant_a, ready.entrant_b
         match = Match.objects.create(
-            variant=locked.variant,
-            race_to=locked.race_for(item.spec.bracket),
-            player_a=entrant_a.player,
-            guest_a=entrant_a.guest_name,
-            player_b=entrant_b.player,
-            guest_b=entrant_b.guest_name,
+            player_a=a.player,
+            guest_a=a.guest_name,
+            player_b=b.player,
+            guest_b=b.guest_name,
             status=MatchStatus.FINISHED,
-            finished_at=now,
+            finished_at=timezone.now(),
             score_a=0,
             score_b=0,
             winner=winner,
             kind=kind,
             marker=user,
-            tournament=locked,
-            bracket_key=key,
-            entrant_a=entrant_a,
-            entrant_b=entrant_b,
+            **ready.match_fields(key),
         )
-        _settle_tournament(locked)
+        _settle_tournament(ready.tournament)
     return match
 
 

@@ -2,9 +2,10 @@
 
 One template per page, with named partials that HTMX swaps: ``console.html#console`` (the
 whole console, the target of every tap), ``start.html#start_form`` and
-``start.html#player_results``. Every post carries the sequence number the marker saw; a
-stale, repeated or illegal post answers 409 with the fresh console and a translated reason
-(the console page tells htmx to swap 409 answers), a recorded one 200 with the new console.
+``_seats.html#player_results`` (the seats, shared with a match's form). Every post carries
+the sequence number the marker saw; a stale, repeated or illegal post answers 409 with the
+fresh console and a translated reason (the console page tells htmx to swap 409 answers), a
+recorded one 200 with the new console.
 """
 
 from django.contrib import messages
@@ -31,6 +32,7 @@ from tables.models import Table
 
 CONSOLE = "games/console/console.html"
 START = "games/console/start.html"
+SEATS = "games/console/_seats.html"
 RESULT = "games/console/result.html"
 CONFLICT = 409
 
@@ -116,7 +118,7 @@ def player_search(request):
     seated = seated_player_ids(request.GET.getlist("seats"))
     players = selectors.search_players(request.GET.get("q"), exclude_ids=seated)
     context = {"results": players, "query": request.GET.get("q", "")}
-    return render(request, f"{START}#player_results", context)
+    return render(request, f"{SEATS}#player_results", context)
 
 
 # --- the console ---------------------------------------------------------------------------

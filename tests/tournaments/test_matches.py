@@ -44,8 +44,7 @@ def test_marker_starts_a_match_from_the_form(marker_client, table, players):
             "op": "start",
             "table": table.pk,
             "variant": "cue_vs_hand",
-            "player_a": players[0].pk,
-            "guest_b": "Гость Гостев",
+            "seats": [f"p:{players[0].pk}", "g:Гость Гостев"],
             "race_to": 3,
             "first_break": "b",
             "break_rule": "alternate",
@@ -162,11 +161,12 @@ def test_reopen_the_last_frame(marker_client, table, players, marker_user):
     "change, field",
     [
         ({"variant": "cork"}, "variant"),
-        ({"player_b": "same"}, "player_b"),
+        ({"seats": "same"}, "seats"),
         ({"race_to": 16}, "race_to"),
         ({"race_to": 0}, "race_to"),
         ({"head_start_a": 3}, "head_start"),
-        ({"guest_b": ""}, "player_b"),
+        ({"seats": "one"}, "seats"),
+        ({"seats": "three"}, "seats"),
     ],
 )
 def test_bad_match_requests_change_nothing(marker_client, table, players, change, field):
@@ -174,16 +174,20 @@ def test_bad_match_requests_change_nothing(marker_client, table, players, change
         "op": "start",
         "table": table.pk,
         "variant": "clockwise",
-        "player_a": players[0].pk,
-        "guest_b": "Гость",
+        "seats": [f"p:{players[0].pk}", "g:Гость"],
         "race_to": 3,
         "first_break": "a",
         "break_rule": "alternate",
         "head_start_a": 0,
         "head_start_b": 0,
     }
-    if change.get("player_b") == "same":
-        change = {"player_b": players[0].pk, "guest_b": ""}
+    seats = {
+        "same": [f"p:{players[0].pk}", f"p:{players[0].pk}"],
+        "one": [f"p:{players[0].pk}"],
+        "three": [f"p:{players[0].pk}", f"p:{players[1].pk}", "g:Гость"],
+    }
+    if "seats" in change:
+        change = {"seats": seats[change["seats"]]}
     data.update(change)
     response = marker_client.post(reverse("tournaments:match_new"), data)
     assert response.status_code == 400

@@ -10,6 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from clubsite.csv_export import formula_safe
+from games import rules
+from games import selectors as game_selectors
+from games import services as game_services
 from games.models import Game
 from players.models import Player
 from records import rating
@@ -19,9 +22,8 @@ from tournaments.simulate import play_frame
 
 
 def make_tournament(fmt="single", n=4, prefix="Игрок", **fields):
-    tournament = Tournament.objects.create(
-        name="Кубок", date="2026-12-03", variant="clockwise", format=fmt, **fields
-    )
+    fields = {"variant": "clockwise"} | fields
+    tournament = Tournament.objects.create(name="Кубок", date="2026-12-03", format=fmt, **fields)
     players = [Player.objects.create(full_name=f"{prefix} {i:02d}") for i in range(1, n + 1)]
     for player in players:
         services.add_entrant(tournament=tournament, player=player)
@@ -65,12 +67,29 @@ def test_admin_creates_a_tournament_and_only_admins_may(client, admin_client, pl
         "race_final": 4,
         "race_group": 2,
         "break_rule": "alternate",
+        "handicap": "none",
+        "head_start": 1,
+        "s_points_per_ball": "one",
+        "s_foul_penalty": "fixed",
+        "s_foul_penalty_points": 3,
         "rules": "",
     }
+    form = admin_client.get(reverse("tournaments:new")).content.decode()
+    assert 'name="s_foul_penalty_points"' in form and 'name="handicap"' in form
     response = admin_client.post(reverse("tournaments:new"), data)
     tournament = Tournament.objects.get()
     assert response.url == reverse("tournaments:manage", args=[tournament.pk])
     assert (tournament.race_upper, tournament.race_lower, tournament.race_final) == (3, 2, 4)
+    assert tournament.settings == {
+        "points_per_ball": "one",
+        "foul_penalty": "fixed",
+        "foul_penalty_points": 3,
+        "breaker_continues": False,
+    }
+    bad = admin_client.post(reverse("tournaments:new"), {**data, "s_foul_penalty_points": 121})
+    assert bad.status_code == 400 and Tournament.objects.count() == 1
+    bad = admin_client.post(reverse("tournaments:new"), {**data, "handicap": "both"})
+    assert bad.status_code == 400 and Tournament.objects.count() == 1
     bad = admin_client.post(reverse("tournaments:new"), {**data, "race_final": 16})
     assert bad.status_code == 400 and Tournament.objects.count() == 1
     bad = admin_client.post(reverse("tournaments:new"), {**data, "variant": "cork"})
@@ -83,6 +102,46 @@ def test_admin_creates_a_tournament_and_only_admins_may(client, admin_client, pl
     url = reverse("tournaments:add_entrant", args=[tournament.pk])
     assert other.post(url, {"guest_name": "X"}).status_code == 403
     assert other.get(reverse("tournaments:detail", args=[tournament.pk])).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "handicap, b_rating, expected, head_starts",
+    [
+        # No handicap: the settings as set, for player A.
+        ("none", 1700, {"weaker_seat": "1", "head_start": 2}, (0, 0)),
+        # The game's handicap: written for the stronger in seat 1; B is the stronger here.
+        ("game", 1700, {"weaker_seat": "0", "head_start": 2}, (0, 0)),
+        ("game", 1400, {"weaker_seat": "1", "head_start": 2}, (0, 0)),
+        # A head start in frames: the weaker gets it, never the whole race (3: at most 2).
+        ("head_start", 1700, {"weaker_seat": "1", "head_start": 2}, (2, 0)),
+        ("head_start", 1400, {"weaker_seat": "1", "head_start": 2}, (0, 2)),
+        ("head_start", None, {"weaker_seat": "1", "head_start": 2}, (0, 0)),  # equal ratings
+    ],
+)
+def test_the_tournament_handicap_carries_into_its_matches_and_frames(
+    monkeypatch, tables, handicap, b_rating, expected, head_starts
+):
+    tournament, players = make_tournament(
+        n=4, variant="pyramid_free", handicap=handicap, head_start=5, race_upper=3
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(
+        settings={"foul_model": "modern", "weaker_seat": "1", "head_start": 2, "returned_pots": 0}
+    )
+    tournament.refresh_from_db()
+    start(tournament)  # seeds in entry order: U1.1 is seed 1 (A) against seed 4 (B)
+    fixed = {} if b_rating is None else {players[3].pk: b_rating}
+    monkeypatch.setattr(rating, "ratings_for", lambda variant: rating.Ratings("x", fixed))
+    match = services.start_tournament_match(
+        tournament=tournament, key="U1.1", table=tables[0], marker=None
+    )
+    assert match.name_b == players[3].full_name
+    assert {k: match.settings[k] for k in expected} == expected
+    assert (match.head_start_a, match.head_start_b) == head_starts
+    game = selectors.current_frame(match).game  # A breaks: the frame has the match's settings
+    assert (game.settings["weaker_seat"], game.settings["head_start"]) == (
+        int(expected["weaker_seat"]),
+        2,
+    )
 
 
 def test_entrants_and_seeding_by_hand_then_the_queue(admin_client, tables):
@@ -253,6 +312,54 @@ def test_withdrawal_loses_the_remaining_matches_without_play(admin_client, table
     assert not Match.objects.exists()
 
 
+def poll(client, tournament, fp):
+    url = reverse("tournaments:board", args=[tournament.pk])
+    return client.get(url, {"fp": fp}, headers={"HX-Request": "true"})
+
+
+def test_board_polls_cheaply_and_redraws_once_per_change(client, tables, django_assert_num_queries):
+    """The board sends what it shows; unchanged: an empty 204 from one query; changed: the
+    fragment, rendered once per fingerprint and language (the next TVs get it from the
+    cache). A stroke does not change the board, a frame won, a call or a result does."""
+    tournament, _players = make_tournament("double", n=5)
+    start(tournament)
+    page = client.get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
+    fp = selectors.board_fingerprint(tournament.pk)
+    assert f'data-fp="{fp}"' in page and f'"fp": "{fp}"' in page
+    with django_assert_num_queries(1):
+        unchanged = poll(client, tournament, fp)
+    assert unchanged.status_code == 204 and unchanged.content == b""
+
+    key = selectors.tournament_view(tournament).queue[0].spec.key
+    match = services.start_tournament_match(
+        tournament=tournament, key=key, table=tables[0], marker=None
+    )
+    called = selectors.board_fingerprint(tournament.pk)
+    assert called != fp
+    first = poll(client, tournament, fp)
+    html = first.content.decode()
+    assert first.status_code == 200 and first["X-Board-Fingerprint"] == called
+    assert f'"fp": "{called}"' in html and "стол 1" in html
+    with django_assert_num_queries(1):  # another TV: the cached fragment
+        again = poll(client, tournament, fp)
+    assert again.content == first.content
+
+    game = selectors.current_frame(match).game
+    state = game_selectors.replayed(game).state
+    action = game_selectors.variant_of(game).legal_actions(state)[0]
+    game_services.record_event(
+        game=game, expected_seq=game.last_seq, event=rules.Event(action.kind), user=None
+    )
+    assert selectors.board_fingerprint(tournament.pk) == called  # a stroke: nothing new
+    game = play_frame(Game.objects.get(pk=game.pk), 0)
+    services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    assert selectors.board_fingerprint(tournament.pk) not in (called, fp)
+    assert poll(client, tournament, "x\u00e9").status_code == 200
+    missing = reverse("tournaments:board", args=[99999])
+    assert client.get(missing, {"fp": fp}, headers={"HX-Request": "true"}).status_code == 404
+    assert selectors.board_fingerprint(2**40) is None
+
+
 def test_public_page_board_and_csv(client, tables):
     tournament, players = make_tournament("double", n=5)
     Player.objects.filter(pk=players[4].pk).update(full_name="=HYPERLINK(1)")
@@ -270,7 +377,9 @@ def test_public_page_board_and_csv(client, tables):
     board = client.get(reverse("tournaments:board", args=[tournament.pk]))
     assert board.status_code == 200 and 'hx-trigger="every 2s"' in board.content.decode()
     partial = client.get(
-        reverse("tournaments:board", args=[tournament.pk]), headers={"HX-Request": "true"}
+        reverse("tournaments:board", args=[tournament.pk]),
+        {"fp": "old"},
+        headers={"HX-Request": "true"},
     )
     assert partial.content.decode().lstrip().startswith("<section")
     response = client.get(reverse("tournaments:matches_csv", args=[tournament.pk]))
@@ -313,8 +422,8 @@ def test_player_page_lists_tournaments_with_the_place(client, tables):
         )
         play_match(match, "a")
     view = selectors.tournament_view(tournament)
-    champion = view.entrants[view.state.champion].player
-    page = client.get(reverse("players:detail", args=[champion.pk])).content.decode()
+    champion = view.entrants[view.state.champion].player_id
+    page = client.get(reverse("players:detail", args=[champion])).content.decode()
     assert reverse("tournaments:detail", args=[tournament.pk]) in page
     assert "<b>1</b>" in page
 

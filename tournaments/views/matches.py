@@ -8,9 +8,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
+from clubsite.htmx import page_or_partial
 from clubsite.parsing import parse_id
 from clubsite.roles import can_record_games, marker_required
+from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -25,31 +28,43 @@ DETAIL = "tournaments/matches/detail.html"
 @marker_required
 @require_http_methods(["GET", "POST"])
 def new(request):
-    """Start a match; ``?table=<number>`` fixes the table; changing the game re-renders."""
+    """Start a match; ``?table=<number>`` fixes the table. Like the start form, a post with
+    ``op`` other than "start" edits the form (the players, the game, a roster search)."""
     number = request.GET.get("table", "")
     table = None
     if number:
         if parse_id(number) is None:
             raise Http404
         table = get_object_or_404(Table, number=parse_id(number))
-    if request.method == "POST" and request.POST.get("op") == "start":
-        form = MatchForm(request.POST, table=table)
-        if form.is_valid():
-            try:
-                match = services.start_match(**form.start_arguments(), marker=request.user)
-            except ValidationError as error:
-                form.add_service_errors(error)
-            else:
-                frame = selectors.current_frame(match)
-                return redirect("games:console", pk=frame.game_id)
-        status = 400
-    elif request.method == "POST":  # another game chosen: its settings, nothing validated
-        form = MatchForm(initial=request.POST.dict(), table=table)
-        status = 200
-    else:
-        form = MatchForm(table=table)
-        status = 200
-    return render(request, NEW, {"form": form, "table": table}, status=status)
+    op = request.POST.get("op", "start") if request.method == "POST" else None
+    if op is None:
+        return _match_form(request, MatchForm(table=table), table)
+    if op != "start":
+        form = MatchForm.edited(request.POST, op, table=table)
+        # "enter": the Enter key in a text box adds the guest typed, else searches.
+        if op == "search" or (op == "enter" and not request.POST.get("guest", "").strip()):
+            query = request.POST.get("q", "")
+            results = game_selectors.search_players(query, exclude_ids=form.seated_player_ids())
+            return _match_form(request, form, table, results=results, query=query)
+        return _match_form(request, form, table)
+    form = MatchForm(request.POST, table=table)
+    if form.is_valid():
+        try:
+            match = services.start_match(**form.start_arguments(), marker=request.user)
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            url = reverse("games:console", args=[selectors.current_frame(match).game_id])
+            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    # A refused start: 400, but 200 to htmx, which swaps no 4xx (the errors show inline).
+    return _match_form(request, form, table, status=200 if request.htmx else 400)
+
+
+def _match_form(request, form, table, *, results=(), query="", status=200):
+    """The match page, or only its form for an htmx post."""
+    context = {"form": form, "table": table, "results": results, "query": query}
+    template = page_or_partial(request, NEW, "match_form", when=request.method == "POST")
+    return render(request, template, context, status=status)
 
 
 @require_GET

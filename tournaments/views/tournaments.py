@@ -1,14 +1,24 @@
 """Tournaments: the admin creates one, enters players, seeds and starts it, then calls the
 ready matches to free tables; everyone reads its page, its TV board and its CSV protocol."""
 
+import functools
+
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 
+from boards.polls import answer_poll, poll_fingerprint
 from clubsite.csv_export import csv_response
-from clubsite.htmx import page_or_partial
 from clubsite.parsing import parse_id
 from clubsite.roles import can_manage_tournaments, tournament_admin_required
 from tables.models import Table
@@ -39,14 +49,7 @@ def tournament_list(request):
 @tournament_admin_required
 @require_http_methods(["GET", "POST"])
 def new(request):
-    form = TournamentForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            tournament = form.save()
-            messages.success(request, _("The tournament was created: now enter the players."))
-            return redirect("tournaments:manage", pk=tournament.pk)
-        return render(request, EDIT, {"form": form}, status=400)
-    return render(request, EDIT, {"form": form})
+    return _edit_page(request, None)
 
 
 @tournament_admin_required
@@ -56,13 +59,25 @@ def edit(request, pk):
     if tournament.status != TournamentStatus.DRAFT:
         messages.error(request, _("The tournament has already started."))
         return redirect("tournaments:manage", pk=pk)
-    form = TournamentForm(request.POST or None, instance=tournament)
-    if request.method == "POST":
-        if form.is_valid():
-            form.save()
-            return redirect("tournaments:manage", pk=pk)
-        return render(request, EDIT, {"form": form, "tournament": tournament}, status=400)
-    return render(request, EDIT, {"form": form, "tournament": tournament})
+    return _edit_page(request, tournament)
+
+
+def _edit_page(request, tournament):
+    """The tournament's form: a post saves it, unless it only chose another game
+    (``op=variant``: the form again with that game's settings)."""
+    context = {"tournament": tournament}
+    if request.method != "POST":
+        return render(request, EDIT, context | {"form": TournamentForm(instance=tournament)})
+    if request.POST.get("op") == "variant":
+        form = TournamentForm(initial=request.POST.dict(), instance=tournament)
+        return render(request, EDIT, context | {"form": form})
+    form = TournamentForm(request.POST, instance=tournament)
+    if not form.is_valid():
+        return render(request, EDIT, context | {"form": form}, status=400)
+    saved = form.save()
+    if tournament is None:
+        messages.success(request, _("The tournament was created: now enter the players."))
+    return redirect("tournaments:manage", pk=saved.pk)
 
 
 @tournament_admin_required
@@ -92,101 +107,84 @@ def manage(request, pk):
     return render(request, MANAGE, context)
 
 
-def _refused(request, pk, error):
-    messages.error(request, str(error.message))
-    return redirect("tournaments:manage", pk=pk)
+def desk_action(action):
+    """An admin's post from the tournament's desk (the manage page): ``action(request, pk,
+    …)`` calls the service; what it refuses (``MatchError``, translated) is shown as a
+    message; either way the admin is back at the desk."""
+
+    @tournament_admin_required
+    @require_POST
+    @functools.wraps(action)
+    def view(request, pk, **kwargs):
+        try:
+            action(request, pk, **kwargs)
+        except services.MatchError as error:
+            messages.error(request, str(error.message))
+        return redirect("tournaments:manage", pk=pk)
+
+    return view
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def add_entrant(request, pk):
     tournament = _tournament(pk)
     form = EntrantForm(request.POST, tournament=tournament)
     if not form.is_valid():
-        messages.error(request, _("Choose a player or type a guest's name."))
-        return redirect("tournaments:manage", pk=pk)
-    try:
-        services.add_entrant(
-            tournament=tournament,
-            player=form.cleaned_data["player"],
-            guest_name=form.cleaned_data["guest_name"],
-        )
-    except services.TournamentError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+        raise services.TournamentError(_("Choose a player or type a guest's name."))
+    services.add_entrant(
+        tournament=tournament,
+        player=form.cleaned_data["player"],
+        guest_name=form.cleaned_data["guest_name"],
+    )
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def remove_entrant(request, pk, entrant_pk):
-    entrant = get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk)
-    try:
-        services.remove_entrant(entrant=entrant)
-    except services.TournamentError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+    services.remove_entrant(entrant=get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk))
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def start(request, pk):
     """Seeds the entrants (by rating, by the order typed by hand, or by a draw) and starts."""
     tournament = _tournament(pk)
     method = request.POST.get("seeding", "")
     if method not in Seeding.values:
-        messages.error(request, _("Choose how to seed."))
-        return redirect("tournaments:manage", pk=pk)
+        raise services.TournamentError(_("Choose how to seed."))
     manual, draw_seed = None, None
     if method == Seeding.MANUAL:
-        positions = {}
-        for entrant in tournament.entrants.all():
-            value = parse_id(request.POST.get(f"seed_{entrant.pk}", ""))
-            if value is None:
-                messages.error(request, _("Give every entrant a different seed."))
-                return redirect("tournaments:manage", pk=pk)
-            positions[entrant.pk] = value
-        if len(set(positions.values())) != len(positions):
-            messages.error(request, _("Give every entrant a different seed."))
-            return redirect("tournaments:manage", pk=pk)
+        positions = {
+            entrant.pk: parse_id(request.POST.get(f"seed_{entrant.pk}", ""))
+            for entrant in tournament.entrants.all()
+        }
+        if None in positions.values() or len(set(positions.values())) != len(positions):
+            raise services.TournamentError(_("Give every entrant a different seed."))
         manual = sorted(positions, key=positions.get)
     elif method == Seeding.DRAW and request.POST.get("draw_seed", "").strip():
         draw_seed = parse_id(request.POST["draw_seed"])
         if draw_seed is None or draw_seed > 2**31:
-            messages.error(request, _("The draw number is a whole number."))
-            return redirect("tournaments:manage", pk=pk)
-    try:
-        services.start_tournament(
-            tournament=tournament, method=method, manual=manual, draw_seed=draw_seed
-        )
-    except services.TournamentError as error:
-        return _refused(request, pk, error)
+            raise services.TournamentError(_("The draw number is a whole number."))
+    services.start_tournament(
+        tournament=tournament, method=method, manual=manual, draw_seed=draw_seed
+    )
     messages.success(request, _("The bracket is drawn: call the first matches to the tables."))
-    return redirect("tournaments:manage", pk=pk)
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def call_match(request, pk):
     """Starts a ready match on a free table (the offer, or a table picked by hand)."""
     tournament = _tournament(pk)
-    key, table_pk = request.POST.get("key", ""), request.POST.get("table", "")
-    table_pk = parse_id(table_pk)
+    table_pk = parse_id(request.POST.get("table", ""))
     table = Table.objects.filter(pk=table_pk).first() if table_pk is not None else None
     if table is None:
-        messages.error(request, _("Choose a free table."))
-        return redirect("tournaments:manage", pk=pk)
-    try:
-        match = services.start_tournament_match(
-            tournament=tournament, key=key, table=table, marker=request.user
-        )
-    except services.MatchError as error:
-        return _refused(request, pk, error)
+        raise services.TournamentError(_("Choose a free table."))
+    match = services.start_tournament_match(
+        tournament=tournament, key=request.POST.get("key", ""), table=table, marker=request.user
+    )
     messages.success(
         request,
         _("Match %(number)s is on table %(table)s.")
         % {"number": tournament_match_number(tournament, match.bracket_key), "table": table},
     )
-    return redirect("tournaments:manage", pk=pk)
 
 
 def tournament_match_number(tournament, key):
@@ -196,61 +194,36 @@ def tournament_match_number(tournament, key):
         return key
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def hold(request, pk):
-    tournament = _tournament(pk)
-    key = request.POST.get("key", "")
-    try:
-        services.set_hold(tournament=tournament, key=key, held=request.POST.get("held") == "1")
-    except services.MatchError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+    held = request.POST.get("held") == "1"
+    services.set_hold(tournament=_tournament(pk), key=request.POST.get("key", ""), held=held)
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def walkover(request, pk):
-    tournament = _tournament(pk)
-    try:
-        services.record_walkover(
-            tournament=tournament,
-            key=request.POST.get("key", ""),
-            winner=request.POST.get("winner", ""),
-            user=request.user,
-        )
-    except services.MatchError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+    services.record_walkover(
+        tournament=_tournament(pk),
+        key=request.POST.get("key", ""),
+        winner=request.POST.get("winner", ""),
+        user=request.user,
+    )
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def undo_result(request, pk, match_pk):
     """Takes a result back: a walkover is withdrawn, a played match's last frame reopens."""
     match = get_object_or_404(Match, pk=match_pk, tournament_id=pk)
-    try:
-        if match.kind == "played":
-            services.reopen_last_frame(match=match, user=request.user)
-            messages.success(
-                request, _("The last frame is open again: undo what was recorded wrongly.")
-            )
-        else:
-            services.undo_walkover(match=match)
-    except services.MatchError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+    if match.kind != "played":
+        services.undo_walkover(match=match)
+        return
+    services.reopen_last_frame(match=match, user=request.user)
+    messages.success(request, _("The last frame is open again: undo what was recorded wrongly."))
 
 
-@tournament_admin_required
-@require_POST
+@desk_action
 def withdraw(request, pk, entrant_pk):
-    entrant = get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk)
-    try:
-        services.withdraw(entrant=entrant)
-    except services.MatchError as error:
-        return _refused(request, pk, error)
-    return redirect("tournaments:manage", pk=pk)
+    services.withdraw(entrant=get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk))
 
 
 # --- public ---------------------------------------------------------------------------------
@@ -296,19 +269,38 @@ def detail(request, pk):
     return render(request, DETAIL, context)
 
 
-@require_GET
+@require_safe
+@never_cache
 def board(request, pk):
-    """The TV board (1920×1080): the bracket or the group table, live, refreshing itself."""
+    """The TV board (1920×1080): the bracket or the group table, live. It polls itself like
+    the table boards (``boards.polls``): an unchanged tournament gets an empty 204; a changed
+    one is rendered once per fingerprint and language for every TV that asks."""
+    shown = poll_fingerprint(request)
+    if shown is not None:
+        fp = selectors.board_fingerprint(pk)
+        if fp is None:
+            raise Http404
+
+        def render_board():
+            context = _board_context(_tournament(pk), fp)
+            return render_to_string(f"{BOARD}#board", context, request=request)
+
+        return answer_poll(shown, fp, f"tournament{pk}", get_language(), render_board)
     tournament = _tournament(pk)
-    context = _public_context(tournament)
+    context = _board_context(tournament, selectors.board_fingerprint(pk))
     context["theme"] = "light" if request.GET.get("theme") == "light" else "dark"
+    return render(request, BOARD, context)
+
+
+def _board_context(tournament, fp):
+    context = _public_context(tournament)
+    context["fp"] = fp
     view = context.get("view")
     if view is not None:
         # The tallest column of the bracket sets the size of a match box on the screen.
         context["rows"] = sum(section["tallest"] for section in context["sections"]) or 1
         context["champion"] = view.entrants.get(view.state.champion)
-    template = page_or_partial(request, BOARD, "board")
-    return render(request, template, context)
+    return context
 
 
 CSV_HEADER = [
@@ -348,7 +340,7 @@ def matches_csv(request, pk):
                 "" if item.score_a is None else item.score_a,
                 "" if item.score_b is None else item.score_b,
                 item.winner_name,
-                match.table.number if match is not None and match.table_id else "",
+                item.table_number or "",
                 match.started_at.isoformat() if match is not None and match.table_id else "",
                 match.finished_at.isoformat() if match is not None and match.finished_at else "",
                 item.kind if item.kind in ("walkover", "withdrawal") else "",
