@@ -4,7 +4,7 @@ game's settings of every frame), an entrant."""
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import SETTING_PREFIX, GameSettingsMixin, SeatsFormMixin
@@ -58,7 +58,9 @@ class MatchForm(SeatsFormMixin, forms.Form):
     @property
     def seat_entries(self):
         entries = super().seat_entries
-        for entry, mark in zip(entries, "AB", strict=False):
+        for entry, mark in zip(
+            entries, (pgettext("match side", "A"), pgettext("match side", "B")), strict=False
+        ):
             entry.mark = mark
         return entries
 

@@ -40,15 +40,10 @@ from tournaments.models import (
 )
 
 
-class MatchError(Exception):
+class MatchError(game_services.GameError):
     """A write the match's state does not allow; ``message`` is translated."""
 
     message = _("This is not possible now.")
-
-    def __init__(self, message=None):
-        if message is not None:
-            self.message = message
-        super().__init__(str(self.message))
 
 
 def other(side):

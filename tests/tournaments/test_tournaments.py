@@ -386,21 +386,9 @@ def test_public_page_board_and_csv(client, tables):
     body = response.content.decode("utf-8")
     assert body.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(body.lstrip("\ufeff"))))
-    assert rows[0] == [
-        "stage",
-        "round",
-        "bracket",
-        "match_no",
-        "player_a",
-        "player_b",
-        "score_a",
-        "score_b",
-        "winner",
-        "table",
-        "started_at",
-        "finished_at",
-        "walkover",
-    ]
+    # The columns as issue 11 lists them.
+    header = "stage, round, bracket, match_no, player_a, player_b, score_a, score_b, winner, "
+    assert rows[0] == (header + "table, started_at, finished_at, walkover").split(", ")
     assert len(rows) == 1 + len(selectors.bracket_of(tournament).matches)
     played = next(r for r in rows[1:] if r[9] == str(tables[0].number))
     assert played[6:9] == [str(match.score_a), str(match.score_b), formula_safe(match.winner_name)]

@@ -1,0 +1,138 @@
+"""Tournaments and matches in a real browser, as their people use them (issue 11): the admin
+sets a tournament's game settings and handicap, the marker starts a match from a 360 px phone
+with the roster search, the TV board redraws only when the tournament changes.
+
+Screenshots go to test-artifacts/ (git-ignored) so that a person can look at them.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from clubsite.roles import ADMINS, MARKERS
+from players.models import Player
+from tests.conftest import login
+from tests.factories import UserFactory
+from tournaments import selectors, services
+from tournaments.models import Match, Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
+TV = {"width": 1920, "height": 1080}
+
+
+def screenshot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"tournament-{name}.png"), full_page=True)
+
+
+def context_page(browser, viewport, **options):
+    context = browser.new_context(locale="ru-RU", viewport=viewport, **options)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return context, page
+
+
+def no_horizontal_scroll(page, width):
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"the page is {scroll}px wide on a {width}px screen"
+
+
+def test_admin_sets_the_game_settings_and_the_handicap_of_a_tournament(page, live_server):
+    UserFactory(username="club-admin", groups=[ADMINS])
+    login(page, live_server, "club-admin")
+    page.goto(f"{live_server.url}/tournaments/new/")
+    page.fill("input[name=name]", "Кубок четверга")
+    # Another game: the form comes back with that game's own settings (and what was typed).
+    page.select_option("select[name=variant]", "pyramid_free")
+    expect(page.locator("select[name=s_weaker_seat]")).to_be_visible()
+    expect(page.locator("input[name=name]")).to_have_value("Кубок четверга")
+    expect(page.locator("input[name=s_target]")).to_have_count(0)  # not the previous game's
+    page.fill("input[name=date]", "2026-12-10")
+    page.select_option("select[name=format]", "single")
+    page.select_option("select[name=handicap]", "game")
+    page.fill("input[name=s_head_start]", "2")
+    # A choice of seat names the role here: the stronger or the weaker of each match.
+    expect(page.locator("select[name=s_weaker_seat] option[value='1']")).to_contain_text(
+        "слабейший"
+    )
+    screenshot(page, "new")
+    page.click("#tournament-form button.primary")
+    page.wait_for_url(re.compile(r"/tournaments/\d+/manage/$"))
+    tournament = Tournament.objects.get()
+    assert (tournament.variant, tournament.handicap) == ("pyramid_free", "game")
+    assert tournament.settings["head_start"] == 2
+    assert str(tournament.settings["weaker_seat"]) == "1"
+    # Editing it shows the stored settings again.
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/edit/")
+    expect(page.locator("input[name=s_head_start]")).to_have_value("2")
+    expect(page.locator("select[name=handicap]")).to_have_value("game")
+
+
+def test_marker_starts_a_match_on_a_phone_with_the_roster_search(browser, live_server, tables):
+    UserFactory(username="phone-marker", groups=[MARKERS])
+    Player.objects.create(full_name="Алексей Петров")
+    Player.objects.create(full_name="Борис Иванов", nickname="Бобр")
+    context, page = context_page(browser, PHONE, is_mobile=True, has_touch=True)
+    try:
+        login(page, live_server, "phone-marker")
+        page.goto(f"{live_server.url}/marker/matches/new/?table={tables[1].number}")
+        no_horizontal_scroll(page, PHONE["width"])
+        search = page.locator("#match-form input[name=q]")
+        search.fill("петр")  # any part of the name, any case
+        page.locator("#player-results button.chip", has_text="Алексей Петров").tap()
+        expect(page.locator("#seats li[data-seat]")).to_have_count(1)
+        page.locator("#match-form input[name=q]").fill("бобр")  # the nickname finds him too
+        page.locator("#player-results button.chip", has_text="Бобр").tap()
+        seats = page.locator("#seats li[data-seat]")
+        expect(seats).to_have_count(2)
+        expect(seats.nth(0).locator(".pos")).to_have_text("А")  # Cyrillic, as «Игрок А»
+        expect(seats.nth(1).locator(".pos")).to_have_text("Б")
+        # Both seats taken: no search is offered for a third player.
+        expect(page.locator("#match-form input[name=q]")).to_have_count(0)
+        no_horizontal_scroll(page, PHONE["width"])
+        screenshot(page, "match-phone")
+        page.fill("input[name=race_to]", "2")
+        page.locator("button[data-start-match]").tap()
+        page.wait_for_url(re.compile(r"/marker/games/\d+/$"))
+        expect(page.locator("body")).to_contain_text("0 : 0, до 2")
+        no_horizontal_scroll(page, PHONE["width"])
+    finally:
+        context.close()
+    match = Match.objects.get()
+    assert (match.name_a, match.name_b, match.race_to) == ("Алексей Петров", "Бобр", 2)
+    assert match.table_id == tables[1].pk
+
+
+def test_board_redraws_only_when_the_tournament_changes(browser, live_server, tables):
+    tournament = Tournament.objects.create(
+        name="Кубок", date="2026-12-03", variant="clockwise", format="single"
+    )
+    for i in range(4):
+        player = Player.objects.create(full_name=f"Игрок {i + 1}")
+        services.add_entrant(tournament=tournament, player=player)
+    services.start_tournament(tournament=tournament, method="rating")
+    context, page = context_page(browser, TV)
+    answers, navigations = [], []
+    page.on("response", lambda r: answers.append(r.status) if "/board/?fp=" in r.url else None)
+    page.on("framenavigated", lambda frame: navigations.append(frame.url))
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/")
+        page.wait_for_timeout(4_500)  # two polls of an unchanged tournament
+        assert answers and set(answers) == {204}, answers
+        key = selectors.tournament_view(tournament).queue[0].spec.key
+        services.start_tournament_match(
+            tournament=tournament, key=key, table=tables[0], marker=None
+        )
+        live = page.locator(f'.mbox.is-in_progress[data-key="{key}"]')
+        expect(live).to_contain_text("стол 1", timeout=6_000)
+        expect(page.locator(".tboard-live")).to_contain_text("Стол 1")
+        assert 200 in answers and len(navigations) == 1  # swapped in place, never reloaded
+        no_horizontal_scroll(page, TV["width"])
+        screenshot(page, "board-tv")
+    finally:
+        context.close()
