@@ -99,15 +99,25 @@ def test_the_policy_is_enforced(page, live_server, violations):
     assert any("inline script" in v and "script-src 'self'" in v for v in violations)
 
 
-def test_the_match_form_changes_its_game_without_inline_script(page, live_server, violations):
-    UserFactory(username="marker-match", groups=[MARKERS])
+def test_the_game_pickers_change_the_game_without_inline_script(page, live_server, violations):
+    """Another game on the tournament form posts the form (site.js, ``data-submit-op``); on the
+    match form, as on the start form, htmx swaps the form: both show that game's settings
+    with nothing inline."""
+    UserFactory(username="admin-match", groups=[ADMINS])
     Table.objects.create(number=9)
-    login(page, live_server, "marker-match")
-    page.goto(f"{live_server.url}/marker/matches/new/")
+    login(page, live_server, "admin-match")
+    page.goto(f"{live_server.url}/tournaments/new/")
     select = page.locator("select[data-submit-op]")
-    other = [v for v in select.locator("option").evaluate_all("os => os.map(o => o.value)")][-1]
+    other = select.locator("option").evaluate_all("os => os.map(o => o.value)")[-1]
     assert select.input_value() != other
     with page.expect_navigation():
         select.select_option(other)  # site.js submits the form with op=variant
     assert page.locator("select[data-submit-op]").input_value() == other
+    page.goto(f"{live_server.url}/marker/matches/new/")
+    select = page.locator("#match-form select[name=variant]")
+    other = select.locator("option").evaluate_all("os => os.map(o => o.value)")[-1]
+    assert select.input_value() != other
+    select.select_option(other)  # htmx posts op=variant and swaps the form
+    expect(page.locator("#match-form fieldset.settings")).to_contain_text("Фора")
+    assert page.locator("#match-form select[name=variant]").input_value() == other
     assert violations == []

@@ -360,6 +360,15 @@ def test_board_polls_cheaply_and_redraws_once_per_change(client, tables, django_
     assert selectors.board_fingerprint(2**40) is None
 
 
+def test_the_final_of_a_single_elimination_is_called_the_final(client, db):
+    """A single elimination of four has its final in round 2: no "grand final", no reset."""
+    tournament, _players = make_tournament("single", n=4)
+    start(tournament)
+    board = client.get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
+    assert '<p class="round-title">Финал</p>' in board
+    assert "Повторный финал" not in board and "Суперфинал" not in board
+
+
 def test_public_page_board_and_csv(client, tables):
     tournament, players = make_tournament("double", n=5)
     Player.objects.filter(pk=players[4].pk).update(full_name="=HYPERLINK(1)")
