@@ -1,5 +1,6 @@
 """Every visible string has a Russian translation; English is the msgid language."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,23 @@ def untranslated(po):
 
 def test_russian_catalog_is_complete():
     assert untranslated(polib.pofile(str(RU_PO))) == []
+
+
+def placeholders(text):
+    return set(re.findall(r"%\((\w+)\)", text))
+
+
+def test_every_plural_form_names_the_number():
+    """Russian's first form also stands for 21, 31…: a translation that drops %(n)s there
+    shows «Первый шар» for 21 balls (msgfmt -c refuses such a catalog)."""
+    wrong = [
+        (e.msgid, form)
+        for e in polib.pofile(str(RU_PO))
+        if e.msgid_plural and not e.obsolete
+        for form, text in e.msgstr_plural.items()
+        if placeholders(e.msgid_plural) - placeholders(text)
+    ]
+    assert wrong == []
 
 
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed")
