@@ -25,6 +25,7 @@ Targets (2 cores): p95 under 150 ms at 2,000 TVs; idle CPU under 5 % with 2,000 
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import resource
 import socket
@@ -60,11 +61,12 @@ def parse_args():
     parser.add_argument("--workers", type=int, default=2, help="uvicorn workers (2 cores)")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", DEFAULT_DB))
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS))
+    parser.add_argument("--readers", type=int, default=2, help="processes reading the streams")
     parser.add_argument("--smoke", action="store_true", help="5 TVs for a few seconds")
     args = parser.parse_args()
     if args.smoke:
         args.tvs, args.seconds, args.idle, args.stroke_every = "5", 3.0, 1.0, 1.0
-        args.workers, args.poll_tvs = 1, 5
+        args.workers, args.poll_tvs, args.readers = 1, 5, 1
     if not args.poll_tvs:
         args.poll_tvs = min(500, max(int(n) for n in args.tvs.split(",")))
     if not reachable(args.redis_url):
@@ -186,11 +188,34 @@ class StreamTV:
                 self.writer.close()
 
 
+def reader(port, path, fp, count, ready, stop, results):
+    """A reader process: ``count`` TVs hold their streams until ``stop``; then what each saw
+    (a list of (received at, seq) per TV; time.monotonic is the same clock in every process)."""
+
+    async def run():
+        tvs = [StreamTV(port, path, fp) for _ in range(count)]
+        tasks = []
+        for start in range(0, count, 100):  # open the streams in batches, as TVs switched on
+            batch = tvs[start : start + 100]
+            tasks += [asyncio.create_task(tv.run(time.monotonic() + 3600)) for tv in batch]
+            await asyncio.gather(*(tv.opened.wait() for tv in batch))
+        ready.put(sum(1 for tv in tvs if not tv.errors))
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for tv in tvs:
+            if tv.writer is not None:
+                tv.writer.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        results.put([tv.seen for tv in tvs])
+
+    asyncio.run(run())
+
+
 def deliveries(tvs, recorded):
     """Per (stroke, TV): seconds from the commit to its arrival; per stroke: to the last TV."""
     each, last, missed = [], [], 0
     for committed_at, seq in recorded:
-        arrivals = [next((t for t, s in tv.seen if s >= seq), None) for tv in tvs]
+        arrivals = [next((t for t, s in seen if s >= seq), None) for seen in tvs]
         got = [t - committed_at for t in arrivals if t is not None]
         each += got
         missed += len(arrivals) - len(got)
@@ -204,15 +229,22 @@ async def push_round(n, port, server, args):
     path = f"/tables/{TABLE_NUMBER}/board/"
     fp = await board_load.fetch_fp(port, path)
     rss_before = rss_mib(server.pid)
-    tvs = [StreamTV(port, path + "stream/", fp) for _ in range(n)]
-    until = time.monotonic() + 120 + args.seconds + args.idle
-    tasks = []
-    for start in range(0, n, 100):  # open the streams in batches, as TVs switched on
-        batch = tvs[start : start + 100]
-        tasks += [asyncio.create_task(tv.run(until)) for tv in batch]
-        await asyncio.gather(*(tv.opened.wait() for tv in batch))
+    # The TVs run in reader processes of their own (--readers), so that one Python process
+    # reading thousands of streams is not what the figures measure.
+    context = multiprocessing.get_context("fork")
+    stop, ready, results = context.Event(), context.Queue(), context.Queue()
+    shares = [n // args.readers + (i < n % args.readers) for i in range(args.readers)]
+    readers = [
+        context.Process(target=reader, args=(port, path + "stream/", fp, k, ready, stop, results))
+        for k in shares
+        if k
+    ]
+    for process in readers:
+        process.start()
+    opened = 0
+    for _ in readers:
+        opened += await asyncio.to_thread(ready.get)
     await asyncio.sleep(1.0)
-    opened = sum(1 for tv in tvs if not tv.errors)
     rss_open = rss_mib(server.pid)
 
     cpu0, t0 = board_load.cpu_seconds(server.pid), time.monotonic()
@@ -225,12 +257,14 @@ async def push_round(n, port, server, args):
     await asyncio.to_thread(marker.join)
     await asyncio.sleep(1.0)  # the last stroke's deliveries
     busy_cpu = (board_load.cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
-    own_cpu = (time.process_time() - own0) / (time.monotonic() - t0)  # the TVs' and marker's
+    own_cpu = (time.process_time() - own0) / (time.monotonic() - t0)  # the marker's
     rss_busy = rss_mib(server.pid)
-    for tv in tvs:
-        if tv.writer is not None:
-            tv.writer.close()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    stop.set()
+    tvs = []
+    for _ in readers:
+        tvs += await asyncio.to_thread(results.get)
+    for process in readers:
+        process.join(10)
 
     each, last, missed = deliveries(tvs, marker.recorded)
     return {
