@@ -37,11 +37,11 @@ def feed_for_path(path):
         match = resolve(path)
     except Resolver404:
         return None
-    if match.url_name == "board_stream":
+    if match.view_name == "games:board_stream":
         number = match.kwargs["number"]
         if table_fingerprint(number) is None:
             raise Http404("no such table")
         return table_feed(number)
-    if match.url_name == "wall_stream":
+    if match.view_name == "games:wall_stream":
         return wall_feed()
     return None

@@ -8,7 +8,16 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
 django_application = get_asgi_application()
 
-from boards.feeds import feed_for_path  # noqa: E402 - after Django is set up
+from boards import feeds as board_feeds  # noqa: E402 - after Django is set up
 from live.asgi import StreamRouter  # noqa: E402
+from tournaments import feeds as tournament_feeds  # noqa: E402
 
-application = StreamRouter(django_application, feed_for_path, prefixes=("/tables/", "/board/"))
+
+def feed_for_path(path):
+    """The public stream a path names: a table board's, the wall's or a tournament board's."""
+    return board_feeds.feed_for_path(path) or tournament_feeds.feed_for_path(path)
+
+
+application = StreamRouter(
+    django_application, feed_for_path, prefixes=("/tables/", "/board/", "/tournaments/")
+)

@@ -21,6 +21,7 @@ from games import rules
 from games import services as game_services
 from games.i18n import render_message
 from games.models import Game, GameStatus
+from live import publish_on_commit, topics
 from players.models import Player
 from records import rating
 from tables.models import Table
@@ -193,6 +194,7 @@ def next_frame(*, match, marker):
         locked = (
             Match.objects.select_for_update(of=("self",)).select_related("table").get(pk=match.pk)
         )
+        _board_changes(locked.tournament_id)
         if locked.status != MatchStatus.IN_PROGRESS:
             raise MatchError(_("This match is over."))
         frames = selectors.frames_of(locked)
@@ -226,6 +228,7 @@ def frame_closed(game):
     if frame is None:
         return
     match = Match.objects.select_for_update().get(pk=frame.match_id)
+    _board_changes(match.tournament_id)
     if match.status != MatchStatus.IN_PROGRESS:
         return
     score = selectors.match_score(match)
@@ -248,6 +251,7 @@ def reopen_last_frame(*, match, user):
     bracket rolls back with it, refused with the reason if a later match depends on it."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
+        _board_changes(locked.tournament_id)
         if locked.status != MatchStatus.FINISHED or locked.kind != ResultKind.PLAYED:
             raise MatchError(_("Only a finished, played match can be reopened."))
         if locked.tournament_id:
@@ -275,6 +279,7 @@ def abandon_match(*, match, user):
     """Stops a match without a result (its frame in play is abandoned; the table is free)."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
+        _board_changes(locked.tournament_id)
         if locked.status != MatchStatus.IN_PROGRESS:
             raise MatchError(_("This match is over."))
         for game in Game.objects.filter(match_frame__match=locked, status=GameStatus.IN_PROGRESS):
@@ -309,7 +314,16 @@ class TournamentError(MatchError):
 
 
 def _tournament_locked(tournament):
+    """The tournament's row, locked for a write; its board is told once the write commits."""
+    _board_changes(tournament.pk)
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _board_changes(tournament_id):
+    """Every write of a tournament or of one of its matches locks its row first and calls
+    this: the tournament's TV board is pushed (``live``) once the transaction commits."""
+    if tournament_id is not None:
+        publish_on_commit(topics.tournament(tournament_id))
 
 
 def add_entrant(*, tournament, player=None, guest_name=""):
@@ -517,6 +531,7 @@ def undo_walkover(*, match):
     """Takes a walkover back (the match is ready again) if nothing depends on it yet."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
+        _board_changes(locked.tournament_id)
         if locked.status != MatchStatus.FINISHED or locked.kind == ResultKind.PLAYED:
             raise TournamentError(_("This is not a walkover."))
         check_undo(locked)

@@ -20,6 +20,7 @@ urlpatterns = [
     path("tournaments/", tournaments.tournament_list, name="list"),
     path(ONE, tournaments.detail, name="detail"),
     path(f"{ONE}board/", tournaments.board, name="board"),
+    path(f"{ONE}board/stream/", tournaments.board_stream, name="board_stream"),
     path(f"{ONE}matches.csv", tournaments.matches_csv, name="matches_csv"),
     # Admins: the tournament, its entrants, then the evening at its desk (manage)
     path("tournaments/new/", tournaments.new, name="new"),

@@ -39,7 +39,7 @@
   });
 
   // --- the stream ------------------------------------------------------------------------
-  function region() { return document.querySelector("#board, #wall"); }
+  function region() { return document.querySelector("#board, #wall, #tboard"); }
   function setStreaming(on) {
     streaming = on;
     document.body.classList.toggle("streaming", on);

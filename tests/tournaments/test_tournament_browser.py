@@ -121,7 +121,7 @@ def test_board_redraws_only_when_the_tournament_changes(browser, live_server, ta
     page.on("response", lambda r: answers.append(r.status) if "/board/?fp=" in r.url else None)
     page.on("framenavigated", lambda frame: navigations.append(frame.url))
     try:
-        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/")
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1")
         page.wait_for_timeout(4_500)  # two polls of an unchanged tournament
         assert answers and set(answers) == {204}, answers
         key = selectors.tournament_view(tournament).queue[0].spec.key
@@ -134,5 +134,34 @@ def test_board_redraws_only_when_the_tournament_changes(browser, live_server, ta
         assert 200 in answers and len(navigations) == 1  # swapped in place, never reloaded
         no_horizontal_scroll(page, TV["width"])
         screenshot(page, "board-tv")
+    finally:
+        context.close()
+
+
+def test_the_board_is_pushed_without_polling(browser, live_server, tables):
+    """Issue 13: the tournament board holds a stream like the table boards: a match called to
+    a table is on the TV within a second or two, and no poll is sent meanwhile."""
+    tournament = Tournament.objects.create(
+        name="Кубок", date="2026-12-03", variant="clockwise", format="single"
+    )
+    for i in range(4):
+        services.add_entrant(
+            tournament=tournament, player=Player.objects.create(full_name=f"Игрок {i + 1}")
+        )
+    services.start_tournament(tournament=tournament, method="rating")
+    context, page = context_page(browser, TV)
+    polls = []
+    page.on("request", lambda r: polls.append(r.url) if "/board/?fp=" in r.url else None)
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/")
+        page.wait_for_function("document.body.classList.contains('streaming')", timeout=5_000)
+        key = selectors.tournament_view(tournament).queue[0].spec.key
+        services.start_tournament_match(
+            tournament=tournament, key=key, table=tables[0], marker=None
+        )
+        live = page.locator(f'.mbox.is-in_progress[data-key="{key}"]')
+        expect(live).to_contain_text("стол 1", timeout=3_000)
+        assert polls == []  # pushed, not polled
+        screenshot(page, "board-tv-pushed")
     finally:
         context.close()

@@ -452,3 +452,51 @@ def test_hold_takes_a_match_out_of_the_offers_and_bad_posts_change_nothing(admin
     assert admin_client.get(reverse("tournaments:manage", args=[9999])).status_code == 404
     url = reverse("tournaments:undo", args=[tournament.pk, 9999])
     assert admin_client.post(url).status_code == 404
+
+
+def test_the_board_holds_a_stream_and_each_write_pushes_it(
+    client, tables, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Issue 13: the tournament board is pushed over Server-Sent Events like the table boards
+    (polling stays the fallback, and ``?poll=1`` polls only); every write of the tournament
+    or of its matches tells its topic once the write commits."""
+    tournament, _players = make_tournament("double", n=5)
+    start(tournament)
+    url = reverse("tournaments:board", args=[tournament.pk])
+    stream = reverse("tournaments:board_stream", args=[tournament.pk])
+    fp = selectors.board_fingerprint(tournament.pk)
+    page = client.get(url).content.decode()
+    assert f'sse-connect="{stream}?fp={fp}"' in page and 'sse-swap="tboard"' in page
+    assert "sse-connect" not in client.get(url, {"poll": "1"}).content.decode()
+
+    response = client.get(stream, {"fp": "stale"})  # a stale screen: the board at once
+    assert response["Content-Type"].startswith("text/event-stream")
+    chunks = iter(response.streaming_content)
+    assert next(chunks) == b"retry: 1000\n\n"
+    message = next(chunks).decode()
+    assert f"id: {fp}\n" in message and "event: tboard\n" in message
+    assert 'data: <section id="tboard"' in message
+
+    published = []
+    monkeypatch.setattr("live.publishing.publish_now", published.append)
+    key = selectors.tournament_view(tournament).queue[0].spec.key
+    with django_capture_on_commit_callbacks(execute=True):
+        services.set_hold(tournament=tournament, key=key, held=True)
+    assert [f"tournament.{tournament.pk}"] in published
+    assert client.get(reverse("tournaments:board_stream", args=[99999])).status_code == 404
+
+
+def test_the_asgi_router_finds_each_public_stream(db, tables):
+    """clubsite.asgi answers the public streams beside Django: a table board's, the wall's and
+    a tournament board's, each by its own route."""
+    from django.http import Http404
+
+    from clubsite.asgi import feed_for_path
+
+    tournament, _players = make_tournament("single", n=4)
+    assert feed_for_path(f"/tournaments/{tournament.pk}/board/stream/").event == "tboard"
+    assert feed_for_path(f"/tables/{tables[0].number}/board/stream/").event == "board"
+    assert feed_for_path("/board/stream/").event == "wall"
+    assert feed_for_path("/x/") is None
+    with pytest.raises(Http404):
+        feed_for_path("/tournaments/99999/board/stream/")

@@ -6,7 +6,6 @@ import functools
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -21,8 +20,9 @@ from boards.polls import answer_poll, poll_fingerprint
 from clubsite.csv_export import csv_response
 from clubsite.parsing import parse_id
 from clubsite.roles import can_manage_tournaments, tournament_admin_required
+from live.streams import stream_response
 from tables.models import Table
-from tournaments import brackets, selectors, services
+from tournaments import feeds, fragments, selectors, services
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import Entrant, Match, Seeding, Tournament, TournamentStatus
 
@@ -30,7 +30,6 @@ LIST = "tournaments/list.html"
 EDIT = "tournaments/edit.html"
 MANAGE = "tournaments/manage.html"
 DETAIL = "tournaments/detail.html"
-BOARD = "tournaments/board.html"
 
 
 def _tournament(pk):
@@ -229,42 +228,10 @@ def withdraw(request, pk, entrant_pk):
 # --- public ---------------------------------------------------------------------------------
 
 
-def _public_context(tournament):
-    context = {"tournament": tournament}
-    if tournament.status != TournamentStatus.DRAFT:
-        view = selectors.tournament_view(tournament)
-        context["view"] = view
-        context["sections"] = _sections(view)
-    else:
-        context["entrants"] = list(tournament.entrants.select_related("player"))
-    return context
-
-
-def _sections(view):
-    """The bracket's parts to draw, in order, each as (bracket, title, rounds)."""
-    titles = {
-        brackets.UPPER: _("Upper bracket")
-        if view.bracket.format == brackets.DOUBLE
-        else _("Bracket"),
-        brackets.LOWER: _("Lower bracket"),
-        brackets.FINAL: _("Final"),
-        brackets.GROUP: _("Group matches by round"),
-    }
-    sections = []
-    for name in (brackets.GROUP, brackets.UPPER, brackets.LOWER, brackets.FINAL):
-        rounds = view.section(name)
-        if rounds:
-            tallest = max(len(items) for _round, items in rounds)
-            sections.append(
-                {"name": name, "title": titles[name], "rounds": rounds, "tallest": tallest}
-            )
-    return sections
-
-
 @require_GET
 def detail(request, pk):
     tournament = _tournament(pk)
-    context = _public_context(tournament)
+    context = fragments.public_context(tournament)
     context["can_manage"] = can_manage_tournaments(request.user)
     return render(request, DETAIL, context)
 
@@ -272,35 +239,29 @@ def detail(request, pk):
 @require_safe
 @never_cache
 def board(request, pk):
-    """The TV board (1920×1080): the bracket or the group table, live. It polls itself like
-    the table boards (``boards.polls``): an unchanged tournament gets an empty 204; a changed
-    one is rendered once per fingerprint and language for every TV that asks."""
+    """The TV board (1920×1080): the bracket or the group table, live. Pushed over its stream
+    (``board_stream``); while that is down, or with ``?poll=1``, it polls itself like the
+    table boards (``boards.polls``): an unchanged tournament gets an empty 204; a changed one
+    is rendered once per fingerprint and language for every TV that asks."""
     shown = poll_fingerprint(request)
     if shown is not None:
         fp = selectors.board_fingerprint(pk)
         if fp is None:
             raise Http404
-
-        def render_board():
-            context = _board_context(_tournament(pk), fp)
-            return render_to_string(f"{BOARD}#board", context, request=request)
-
-        return answer_poll(shown, fp, f"tournament{pk}", get_language(), render_board)
+        render_board = functools.partial(fragments.render_board, pk, fp)
+        return answer_poll(shown, fp, feeds.cache_key(pk), get_language(), render_board)
     tournament = _tournament(pk)
-    context = _board_context(tournament, selectors.board_fingerprint(pk))
+    context = fragments.board_context(tournament, selectors.board_fingerprint(pk))
     context["theme"] = "light" if request.GET.get("theme") == "light" else "dark"
-    return render(request, BOARD, context)
+    context["stream"] = request.GET.get("poll") != "1"
+    return render(request, fragments.BOARD, context)
 
 
-def _board_context(tournament, fp):
-    context = _public_context(tournament)
-    context["fp"] = fp
-    view = context.get("view")
-    if view is not None:
-        # The tallest column of the bracket sets the size of a match box on the screen.
-        context["rows"] = sum(section["tallest"] for section in context["sections"]) or 1
-        context["champion"] = view.entrants.get(view.state.champion)
-    return context
+@require_safe
+def board_stream(request, pk):
+    """Server-Sent Events of the TV board: its fragment whenever the tournament changes."""
+    _tournament(pk)
+    return stream_response(request, feeds.tournament_feed(pk))
 
 
 CSV_HEADER = [

@@ -1,0 +1,61 @@
+"""The tournament pages' swappable regions: the public context (rules, entrants, bracket) and
+the TV board's fragment, which its poll and its pushed stream bring (``tournaments.feeds``)."""
+
+from django.conf import settings as django_settings
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from tournaments import brackets, selectors
+from tournaments.models import Tournament, TournamentStatus
+
+BOARD = "tournaments/board.html"
+
+
+def public_context(tournament):
+    context = {"tournament": tournament}
+    if tournament.status != TournamentStatus.DRAFT:
+        view = selectors.tournament_view(tournament)
+        context["view"] = view
+        context["sections"] = sections(view)
+    else:
+        context["entrants"] = list(tournament.entrants.select_related("player"))
+    return context
+
+
+def sections(view):
+    """The bracket's parts to draw, in order, each as (bracket, title, rounds)."""
+    titles = {
+        brackets.UPPER: _("Upper bracket")
+        if view.bracket.format == brackets.DOUBLE
+        else _("Bracket"),
+        brackets.LOWER: _("Lower bracket"),
+        brackets.FINAL: _("Final"),
+        brackets.GROUP: _("Group matches by round"),
+    }
+    found = []
+    for name in (brackets.GROUP, brackets.UPPER, brackets.LOWER, brackets.FINAL):
+        rounds = view.section(name)
+        if rounds:
+            tallest = max(len(items) for _round, items in rounds)
+            found.append(
+                {"name": name, "title": titles[name], "rounds": rounds, "tallest": tallest}
+            )
+    return found
+
+
+def board_context(tournament, fp):
+    context = public_context(tournament)
+    context["fp"] = fp
+    context["club_name"] = django_settings.CLUB_NAME
+    view = context.get("view")
+    if view is not None:
+        # The tallest column of the bracket sets the size of a match box on the screen.
+        context["rows"] = sum(section["tallest"] for section in context["sections"]) or 1
+        context["champion"] = view.entrants.get(view.state.champion)
+    return context
+
+
+def render_board(pk, fp):
+    """The board's region (``#tboard``) for fingerprint ``fp``, in the active language."""
+    tournament = Tournament.objects.get(pk=pk)
+    return render_to_string(f"{BOARD}#board", board_context(tournament, fp))
