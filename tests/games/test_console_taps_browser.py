@@ -236,10 +236,10 @@ def test_the_screen_stays_awake(page, live_server, path):
         open_console(page, live_server, game)
     else:
         page.goto(live_server.url + path)
-    page.wait_for_function("window.__wakeLocks.length === 1")
+    page.wait_for_function("() => window.__wakeLocks.length === 1")
     assert page.evaluate("window.__wakeLocks") == ["screen"]
     hide_and_show(page)
-    page.wait_for_function("window.__wakeLocks.length === 2")
+    page.wait_for_function("() => window.__wakeLocks.length === 2")
     assert page.evaluate("window.__wakeLocks") == ["screen", "screen"]
 
 
