@@ -16,8 +16,12 @@
    5. A confirmation (undo, abandon) swapped in by a tap ignores taps for CONFIRM_GUARD_MS,
       so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger.
    6. While the console's stream (Server-Sent Events, htmx-ext-sse.js) is open, the console
-      does not poll: the stream's "console" event makes it ask for itself at once; while the
-      stream is down, it polls every CONSOLE_POLL_SECONDS as before. */
+      does not poll: the stream's "console" event makes it ask for itself; while the stream is
+      down, it polls every CONSOLE_POLL_SECONDS as before. The push is heard on the stream
+      itself, not through the poll element: every swap replaces that element, and the new one
+      does not listen until htmx settles it (~20 ms); and a push that comes while a tap or a
+      check is in flight must not be dropped by their hx-sync. So a push is kept until the
+      console is idle and settled, then asks once ("console-pushed" on the poll element). */
 (function () {
   "use strict";
   var DOUBLE_TAP_MS = 600;
@@ -26,13 +30,46 @@
   var shownAt = -Infinity;
   var streaming = false;
 
-  document.addEventListener("htmx:sseOpen", function () { streaming = true; });
-  document.addEventListener("htmx:sseError", function () { streaming = false; });
+  var PUSHED = "console-pushed";
+  var pushPending = false;
+  var settling = false;
+  var inFlight = new Set();
+  var heard = new WeakSet();
+
+  function askIfPushed() {
+    if (!pushPending || settling || inFlight.size > 0) return;
+    pushPending = false;
+    var poll = document.querySelector("#console [data-console-poll]");
+    if (poll) htmx.trigger(poll, PUSHED);
+  }
+
+  function setStreaming(on) {
+    streaming = on;
+    document.body.classList.toggle("streaming", on);  // as on the boards (and for the tests)
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    setStreaming(true);
+    var source = event.detail && event.detail.source;
+    if (!source || heard.has(source)) return;
+    heard.add(source);
+    source.addEventListener("console", function () { pushPending = true; askIfPushed(); });
+  });
+  document.addEventListener("htmx:sseError", function () { setStreaming(false); });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
     if (!streaming || !elt || !elt.hasAttribute("data-console-poll")) return;
     var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    if (!(cause && String(cause.type).indexOf("sse:") === 0)) event.preventDefault();
+    if (!(cause && cause.type === PUSHED)) event.preventDefault();
+  });
+  // Every request of the console, from its sending to its end (answered, failed or aborted;
+  // "loadend" comes after htmx has swapped the answer in).
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var xhr = event.detail && event.detail.xhr;
+    var elt = event.detail && event.detail.elt;
+    if (!xhr || !elt || !elt.closest || !elt.closest("#console")) return;
+    inFlight.add(xhr);
+    xhr.addEventListener("loadend", function () { inFlight.delete(xhr); askIfPushed(); });
   });
 
   function now() { return window.performance ? performance.now() : Date.now(); }
@@ -107,10 +144,17 @@
   document.addEventListener("DOMContentLoaded", syncPocketButtons);
   window.addEventListener("pageshow", syncPocketButtons);  // a form restored by "back"
 
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.target.id !== "console") return;
+    settling = false;
+    askIfPushed();
+  });
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var swapped = event.detail && event.detail.target;
     var console_ = document.getElementById("console");
     if (!console_ || !swapped || swapped.id !== "console") return;
+    settling = true;
     shownAt = now();
     syncPocketButtons();
     if (now() - last.at < DOUBLE_TAP_MS) markPressed(last.key);

@@ -118,7 +118,7 @@ def test_the_console_stream_is_for_markers(marker_client, table, marker_user):
     retry, message = messages(iter(marker_client.get(url, {"fp": "old"}).streaming_content), 2)
     assert field(message, "event") == ["console"] and field(message, "id") == ["0-in_progress"]
     html = marker_client.get(f"/marker/games/{game.pk}/").content.decode()
-    assert f'sse-connect="{url}?fp=0-in_progress"' in html and "sse:console" in html
+    assert f'sse-connect="{url}?fp=0-in_progress"' in html and "console-pushed" in html
 
 
 @pytest.mark.django_db(transaction=True)

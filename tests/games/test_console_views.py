@@ -322,7 +322,7 @@ def test_an_open_console_hears_204_until_another_device_moves_the_game_on(
     html = marker_client.get(reverse("games:console", args=[cork_game.pk])).content.decode()
     poll = re.search(r"<span hidden data-console-poll[^>]*>", html).group(0)
     shown = re.search(r'"shown": "([^"]+)"', unescape(poll)).group(1)
-    assert 'hx-trigger="every 3s, sse:console"' in poll
+    assert 'hx-trigger="every 3s, console-pushed"' in poll
 
     def check():
         url = reverse("games:console", args=[cork_game.pk])
