@@ -1,4 +1,7 @@
-"""Elo per family: the documented formula, and recomputing from scratch = updating game by game."""
+"""Elo per family: the documented formula, and recomputing from scratch = updating game by game.
+
+A rating reads the seats' outcomes and scores, never their figures (stats): the games here
+carry none."""
 
 import random
 from datetime import timedelta
@@ -8,22 +11,14 @@ from django.core.cache import cache
 
 from games.models import Game
 from records import rating
-from tests.factories import (
-    T0,
-    clockwise_stats,
-    cork_stats,
-    cue_run_stats,
-    finished,
-    hand_stats,
-    player,
-)
+from tests.factories import T0, finished, player
 
 pytestmark = pytest.mark.django_db
 
 
 def test_two_player_game_from_equal_ratings():
     ann, bob = player("Ann"), player("Bob")
-    finished("clockwise", [(ann, "win", 70, clockwise_stats(9, 70)), (bob, "loss", 50, {})])
+    finished("clockwise", [(ann, "win", 70, {}), (bob, "loss", 50, {})])
     state = rating.recompute("pocketing")
     assert state.rating(ann.pk) == pytest.approx(1516.0)
     assert state.rating(bob.pk) == pytest.approx(1484.0)
@@ -43,9 +38,7 @@ def test_second_game_uses_the_expected_score():
 
 def test_draw_between_equals_changes_nothing():
     ann, bob = player("Ann"), player("Bob")
-    finished(
-        "cue_run", [(ann, "draw", 16, cue_run_stats(16)), (bob, "draw", 16, cue_run_stats(16))]
-    )
+    finished("cue_run", [(ann, "draw", 16, {}), (bob, "draw", 16, {})])
     state = rating.recompute("pocketing")
     assert state.rating(ann.pk) == state.rating(bob.pk) == pytest.approx(1500)
 
@@ -57,9 +50,9 @@ def test_multi_player_cork_game_is_pairwise_by_place():
     finished(
         "cork",
         [
-            (c, "loss", -20, cork_stats(final=-20)),
-            (a, "win", 100, cork_stats(final=100)),
-            (b, "loss", 7, cork_stats(final=7)),
+            (c, "loss", -20, {}),
+            (a, "win", 100, {}),
+            (b, "loss", 7, {}),
         ],
     )
     state = rating.recompute("cork")
@@ -108,7 +101,7 @@ def test_handicap_games_expect_half():
     # Cue against hand is always a handicap game: Ann loses 16.
     finished(
         "cue_vs_hand",
-        [(ann, "loss", 3, hand_stats("cue", 3)), (bob, "win", 8, hand_stats("hand", 8))],
+        [(ann, "loss", 3, {}), (bob, "win", 8, {})],
         at=T0 + timedelta(2),
     )
     # Without a handicap the expected score counts again.
