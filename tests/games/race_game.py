@@ -48,7 +48,7 @@ class State:
     settings: Settings
     seats: int
     turn: int
-    scores: tuple[int, ...]
+    scores: tuple[int, ...]  # balls potted per seat
     misses: tuple[int, ...]
     finished: bool = False
     result: Result | None = None

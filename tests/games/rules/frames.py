@@ -3,7 +3,17 @@ stroke with the figures expected after it, and ``play`` checks them one by one."
 
 import copy
 
-from games.rules import Event, RuleViolation, replay_log
+from games.rules import Event, Pocket, RuleViolation, replay_log
+
+# The six pockets, clockwise from the far left corner (docs/rules).
+FL, FR, RM, NR, NL, LM = (
+    Pocket.FAR_LEFT,
+    Pocket.FAR_RIGHT,
+    Pocket.RIGHT_MIDDLE,
+    Pocket.NEAR_RIGHT,
+    Pocket.NEAR_LEFT,
+    Pocket.LEFT_MIDDLE,
+)
 
 
 def pot(count=1):

@@ -14,6 +14,8 @@ from games.rules import (
 )
 from games.rules.base import expect_details, join_messages, parse_settings, seat_number
 
+from .frames import FL, FR, LM, NL, NR, RM
+
 
 def test_message_renders_its_parameters_and_nested_messages():
     inner = Message("right middle")
@@ -38,14 +40,7 @@ def test_join_messages():
 
 def test_pockets_are_declared_clockwise():
     # docs/rules: FAR_LEFT → FAR_RIGHT → RIGHT_MIDDLE → NEAR_RIGHT → NEAR_LEFT → LEFT_MIDDLE.
-    assert list(Pocket) == [
-        Pocket.FAR_LEFT,
-        Pocket.FAR_RIGHT,
-        Pocket.RIGHT_MIDDLE,
-        Pocket.NEAR_RIGHT,
-        Pocket.NEAR_LEFT,
-        Pocket.LEFT_MIDDLE,
-    ]
+    assert list(Pocket) == [FL, FR, RM, NR, NL, LM]
     # the seed: "right middle" is followed by "the right corner on the home side" …
     assert Pocket.RIGHT_MIDDLE.next_clockwise() is Pocket.NEAR_RIGHT
     # … and "left middle" by "the far left corner", then "the far right corner".

@@ -8,16 +8,7 @@ from games.rules import Event, Pocket, SettingsError, replay
 from games.rules.classic_pyramid import TOTAL_POINTS, stroke_points
 from games.rules.classic_pyramid import VARIANT as CLASSIC
 
-from .frames import MISS, foul, play, refused
-
-FL, FR, RM, NR, NL, LM = (
-    Pocket.FAR_LEFT,
-    Pocket.FAR_RIGHT,
-    Pocket.RIGHT_MIDDLE,
-    Pocket.NEAR_RIGHT,
-    Pocket.NEAR_LEFT,
-    Pocket.LEFT_MIDDLE,
-)
+from .frames import FL, FR, LM, MISS, NL, NR, RM, foul, play, refused
 
 
 def called(ball, pocket, *others):
