@@ -110,16 +110,21 @@ def _check_playable(table):
         )
 
 
-@transaction.atomic
-def start_session(*, table, user, prepaid_minutes=None, at=None):
-    """Starts ``table``'s clock now (or at ``at``); refused when it already runs."""
-    table = _locked_table(table)
+def _check_free(table):
+    """``table`` (locked) can take a session: in service, and no clock running on it."""
     _check_playable(table)
     if TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists():
         raise ValidationError(
             _("Table %(number)d's clock is already running.") % {"number": table.number},
             code="running",
         )
+
+
+@transaction.atomic
+def start_session(*, table, user, prepaid_minutes=None, at=None):
+    """Starts ``table``'s clock now (or at ``at``); refused when it already runs."""
+    table = _locked_table(table)
+    _check_free(table)
     if prepaid_minutes is not None and not 1 <= prepaid_minutes <= 24 * 60:
         raise ValidationError(_("Prepaid time is 1 to 1440 minutes."), code="prepaid")
     at = at or timezone.now()
@@ -141,6 +146,13 @@ def _open_stretch(session):
     return session.stretches.filter(ended_at__isnull=True).first()
 
 
+def _end_stretch(stretch, at):
+    """Stops an open stretch's clock at ``at`` (never before it started); returns the end."""
+    stretch.ended_at = max(at, stretch.started_at)
+    stretch.save(update_fields=["ended_at"])
+    return stretch.ended_at
+
+
 def _require(session, *statuses):
     if session.status not in statuses:
         raise ValidationError(
@@ -154,10 +166,7 @@ def _require(session, *statuses):
 def pause_session(*, session, user, at=None):
     session = _locked_session(session)
     _require(session, SessionStatus.RUNNING)
-    at = at or timezone.now()
-    stretch = _open_stretch(session)
-    stretch.ended_at = max(at, stretch.started_at)
-    stretch.save(update_fields=["ended_at"])
+    _end_stretch(_open_stretch(session), at or timezone.now())
     return _set_status(session, SessionStatus.PAUSED, user=user, action="session.pause")
 
 
@@ -184,9 +193,7 @@ def stop_session(*, session, user, at=None):
     at = at or timezone.now()
     stretch = _open_stretch(session)
     if stretch is not None:
-        stretch.ended_at = max(at, stretch.started_at)
-        stretch.save(update_fields=["ended_at"])
-        at = stretch.ended_at
+        at = _end_stretch(stretch, at)
     session.status = SessionStatus.STOPPED
     session.stopped_at = max(at, session.started_at)
     session.save(update_fields=["status", "stopped_at"])
@@ -204,17 +211,10 @@ def move_session(*, session, to_table, user, at=None):
     if to_table.pk == from_table.pk:
         raise ValidationError(_("The session is already on this table."), code="same")
     to_table = _locked_table(to_table)
-    _check_playable(to_table)
-    if TableSession.objects.filter(table=to_table, status__in=OPEN_STATUSES).exists():
-        raise ValidationError(
-            _("Table %(number)d's clock is already running.") % {"number": to_table.number},
-            code="running",
-        )
+    _check_free(to_table)
     stretch = _open_stretch(session)
     if stretch is not None:  # running: the clock goes on at the new table
-        at = max(at or timezone.now(), stretch.started_at)
-        stretch.ended_at = at
-        stretch.save(update_fields=["ended_at"])
+        at = _end_stretch(stretch, at or timezone.now())
         Stretch.objects.create(session=session, table=to_table, started_at=at)
     session.table = to_table
     session.save(update_fields=["table"])
@@ -340,15 +340,7 @@ def add_bar_item(*, bill, item, quantity, user, payer=None):
         unit_price=item.price,
         payer=payer,
     )
-    audit(
-        user=user,
-        action="bill.add",
-        session=bill.session,
-        bill=bill,
-        item=item.name,
-        quantity=quantity,
-        price=item.price,
-    )
+    _audit_bar_line(user=user, action="bill.add", bill=bill, line=line)
     return line
 
 
@@ -358,16 +350,20 @@ def remove_line(*, bill, line, user):
     _require_unpaid(bill)
     if line.bill_id != bill.pk or line.kind != LineKind.BAR:
         raise ValidationError(_("Only a bar line of this bill can be removed."), code="line")
+    _audit_bar_line(user=user, action="bill.remove", bill=bill, line=line)
+    line.delete()
+
+
+def _audit_bar_line(*, user, action, bill, line):
     audit(
         user=user,
-        action="bill.remove",
+        action=action,
         session=bill.session,
         bill=bill,
         item=line.description,
         quantity=line.quantity,
         price=line.unit_price,
     )
-    line.delete()
 
 
 @transaction.atomic
