@@ -1,5 +1,6 @@
 """Shifts, reports and bookings (cashiers and admins)."""
 
+import functools
 from datetime import timedelta
 
 from django.contrib import messages
@@ -32,21 +33,34 @@ def shift_page(request, *, open_form=None, close_form=None, error=None):
     return render(request, "billing/shift.html", context, status=BAD_REQUEST if bad else 200)
 
 
+def submit(request, form, service, *, page, success, done):
+    """A posted ``form`` that ``service`` acts on (as the user): when the form is invalid, or
+    the service refuses it (its ValidationError's messages), ``page(form, error)`` shows it
+    again; else the ``success`` message, and a redirect to ``done``."""
+    if not form.is_valid():
+        return page(form)
+    try:
+        service(user=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        return page(form, " ".join(error.messages))
+    messages.success(request, success)
+    return redirect(done)
+
+
 @cashier_required
 @require_http_methods(["GET", "POST"])
 def shift(request):
     if request.method == "GET":
         return shift_page(request)
     if request.POST.get("op") == "open":
-        form = OpenShiftForm(request.POST)
-        if not form.is_valid():
-            return shift_page(request, open_form=form)
-        try:
-            services.open_shift(user=request.user, **form.cleaned_data)
-        except ValidationError as error:
-            return shift_page(request, error=" ".join(error.messages))
-        messages.success(request, _("The shift is open."))
-        return redirect("billing:shift")
+        return submit(
+            request,
+            OpenShiftForm(request.POST),
+            services.open_shift,
+            page=lambda form, error=None: shift_page(request, open_form=form, error=error),
+            success=_("The shift is open."),
+            done="billing:shift",
+        )
     form = CloseShiftForm(request.POST)
     current = selectors.open_shift()
     if current is None:
@@ -111,15 +125,14 @@ def bookings_page(request, form=None, error=None):
 def bookings(request):
     if request.method == "GET":
         return bookings_page(request)
-    form = BookingForm(request.POST)
-    if not form.is_valid():
-        return bookings_page(request, form)
-    try:
-        services.book_table(user=request.user, **form.cleaned_data)
-    except ValidationError as error:
-        return bookings_page(request, form, error=" ".join(error.messages))
-    messages.success(request, _("The table is booked."))
-    return redirect("billing:bookings")
+    return submit(
+        request,
+        BookingForm(request.POST),
+        services.book_table,
+        page=functools.partial(bookings_page, request),
+        success=_("The table is booked."),
+        done="billing:bookings",
+    )
 
 
 BOOKING_ACTIONS = {
