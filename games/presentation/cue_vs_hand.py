@@ -9,6 +9,14 @@ from games.presentation.base import Figure, Presentation
 from games.rules import cue_vs_hand
 
 
+def role_figures(role, games_label, wins_label):
+    """The games a player played in ``role`` (cue or hand), and those he won."""
+    return (
+        Figure(f"{role}_games", games_label, Count, only=Q(stats__role=role)),
+        Figure(f"{role}_wins", wins_label, Count, only=Q(stats__role=role, outcome=Outcome.WIN)),
+    )
+
+
 class CueVsHandPresentation(Presentation):
     key = cue_vs_hand.VARIANT.key
 
@@ -35,20 +43,8 @@ class CueVsHandPresentation(Presentation):
         return settings.target
 
     record_figures = (
-        Figure("cue_games", gettext_lazy("Games with the cue"), Count, only=Q(stats__role="cue")),
-        Figure(
-            "cue_wins",
-            gettext_lazy("Won with the cue"),
-            Count,
-            only=Q(stats__role="cue", outcome=Outcome.WIN),
-        ),
-        Figure("hand_games", gettext_lazy("Games by hand"), Count, only=Q(stats__role="hand")),
-        Figure(
-            "hand_wins",
-            gettext_lazy("Won by hand"),
-            Count,
-            only=Q(stats__role="hand", outcome=Outcome.WIN),
-        ),
+        *role_figures("cue", gettext_lazy("Games with the cue"), gettext_lazy("Won with the cue")),
+        *role_figures("hand", gettext_lazy("Games by hand"), gettext_lazy("Won by hand")),
     )
 
 

@@ -129,13 +129,8 @@ class FamilyPresentation(Presentation):
         return figures + handicap_figures(state)
 
     def console_seat_figures(self, state, seat):
-        figures = []
-        if self.svoyak:
-            figures.append((_("svoyaki"), state.svoyaki[seat]))
-        if state.debts[seat]:
-            figures.append((_("owes"), state.debts[seat]))
-        figures.append((_("fouls"), state.fouls[seat]))
-        return figures
+        """The board's figures, and the fouls."""
+        return [*self.board_seat_figures(state, seat), (_("fouls"), state.fouls[seat])]
 
     # --- the boards
 
