@@ -36,6 +36,11 @@ def _tournament(pk):
     return get_object_or_404(Tournament, pk=pk)
 
 
+def _entrant(pk, entrant_pk):
+    """The entrant ``entrant_pk`` of tournament ``pk`` (404 for another tournament's)."""
+    return get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk)
+
+
 @require_GET
 def tournament_list(request):
     context = {
@@ -139,7 +144,7 @@ def add_entrant(request, pk):
 
 @desk_action
 def remove_entrant(request, pk, entrant_pk):
-    services.remove_entrant(entrant=get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk))
+    services.remove_entrant(entrant=_entrant(pk, entrant_pk))
 
 
 @desk_action
@@ -222,7 +227,7 @@ def undo_result(request, pk, match_pk):
 
 @desk_action
 def withdraw(request, pk, entrant_pk):
-    services.withdraw(entrant=get_object_or_404(Entrant, pk=entrant_pk, tournament_id=pk))
+    services.withdraw(entrant=_entrant(pk, entrant_pk))
 
 
 # --- public ---------------------------------------------------------------------------------
