@@ -7,23 +7,11 @@ database of their own beside the suite's (``<name>_bench``; those that make a th
 ``test_…`` one make ``test_<name>_bench``, never the suite's own); with SQLite a file here.
 """
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import ROOT, bench_database_url, run_bench
+
 SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
-
-
-def bench_database_url(tmp_path):
-    url = os.environ.get("DATABASE_URL", "")
-    if url.startswith("postgres"):
-        base, _slash, name = url.rpartition("/")
-        return f"{base}/{name.split('?')[0] or 'luza'}_bench"
-    return f"sqlite:///{tmp_path / 'bench.sqlite3'}"
 
 
 def test_there_are_benchmarks():
@@ -34,13 +22,6 @@ def test_there_are_benchmarks():
 @pytest.mark.parametrize("script", SCRIPTS)
 def test_the_benchmark_runs_in_smoke_mode(script, tmp_path):
     url = bench_database_url(tmp_path)
-    env = dict(os.environ, DATABASE_URL=url)
-    env.pop("DJANGO_SETTINGS_MODULE", None)  # the script sets its own
-    command = [sys.executable, f"bench/{script}", "--smoke"]
-    if script == "board_load.py":
-        command += ["--database-url", url]
-    done = subprocess.run(
-        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
+    args = ["--database-url", url] if script == "board_load.py" else []
+    done = run_bench(script, "--smoke", *args, database_url=url)
     assert "smoke run" in done.stdout  # it says its figures are no verdict

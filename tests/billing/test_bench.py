@@ -1,26 +1,12 @@
 """The billing benchmark's smoke mode runs (its figures are measured by running the script,
 not in a timed test)."""
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.bench.helpers import run_bench
 
 
 def test_the_billing_benchmark_runs_in_smoke_mode(tmp_path):
-    env = os.environ | {"DATABASE_URL": f"sqlite:///{tmp_path / 'bench.sqlite3'}"}
-    done = subprocess.run(
-        [sys.executable, "bench/billing.py", "--smoke"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
+    done = run_bench("billing.py", "--smoke", database_url=url, timeout=300)
     lines = done.stdout.splitlines()
     assert lines[0].startswith("3 tables × 2 days:")
     assert "3 tables" in lines[2] and "2 shifts" in lines[2]
