@@ -25,14 +25,9 @@ def run_bench(script, *args, database_url=None, timeout=600):
     if database_url is not None:
         env = dict(os.environ, DATABASE_URL=database_url)
         env.pop("DJANGO_SETTINGS_MODULE", None)
+    command = [sys.executable, f"bench/{script}", *args]
     done = subprocess.run(
-        [sys.executable, f"bench/{script}", *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     return done
