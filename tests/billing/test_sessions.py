@@ -126,22 +126,15 @@ def test_moving_to_a_busy_table_is_refused(table, cashier):
 def test_correcting_a_time_needs_a_reason_and_is_audited(tariffs, table, cashier):
     session = services.start_session(table=table, user=cashier, at=MONDAY_11)
     services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(30))
-    stretch = session.stretches.get()
+    started_earlier = {
+        "stretch": session.stretches.get(),
+        "started_at": MONDAY_11 - minutes(30),
+        "ended_at": MONDAY_11 + minutes(30),
+        "user": cashier,
+    }
     with refused("reason"):
-        services.correct_stretch(
-            stretch=stretch,
-            started_at=MONDAY_11 - minutes(30),
-            ended_at=MONDAY_11 + minutes(30),
-            reason="  ",
-            user=cashier,
-        )
-    services.correct_stretch(
-        stretch=stretch,
-        started_at=MONDAY_11 - minutes(30),
-        ended_at=MONDAY_11 + minutes(30),
-        reason="Forgot to start the clock",
-        user=cashier,
-    )
+        services.correct_stretch(**started_earlier, reason="  ")
+    services.correct_stretch(**started_earlier, reason="Forgot to start the clock")
     session.refresh_from_db()
     assert session.started_at == MONDAY_11 - minutes(30)
     assert selectors.price_of(session).played == 3600
