@@ -11,16 +11,23 @@ from games.models import Game
 HX = {"HX-Request": "true"}
 
 
-def start_via_form(client, table, variant, seats, **settings):
-    """Starts a game by posting the start form of the table's marker page; returns it.
-
-    Settings not given keep the defaults the form shows prefilled.
-    """
+def start_form_data(table, variant, seats, **settings):
+    """What the start form posts to start a game; settings not given keep the defaults the
+    form shows prefilled."""
     data = {"op": "start", "table": table.pk, "variant": variant, "seats": seat_tokens(seats)}
     for field in rules.get_variant(variant).settings_fields:
         value = settings.get(field.name, field.default)
         if field.kind != "bool" or value:
             data[f"s_{field.name}"] = value
+    return data
+
+
+def start_via_form(client, table, variant, seats, **settings):
+    """Starts a game by posting the start form of the table's marker page; returns it.
+
+    Settings not given keep the defaults the form shows prefilled.
+    """
+    data = start_form_data(table, variant, seats, **settings)
     response = client.post(reverse("games:table", args=[table.number]), data, headers=HX)
     assert response.status_code == 200, response.content.decode()[:2000]
     assert "HX-Redirect" in response.headers, re.findall(

@@ -22,6 +22,7 @@ from tests.helpers import (
     scores,
     seat_tokens,
     seq_shown,
+    start_form_data,
     start_via_form,
     state_of,
     tap,
@@ -77,13 +78,7 @@ def test_start_through_the_form(marker_client, table, players):
 
 
 def test_start_without_htmx_redirects_to_the_console(marker_client, table, players):
-    data = {
-        "op": "start",
-        "table": table.pk,
-        "variant": "cork",
-        "seats": seat_tokens(players[:2]),
-        "s_target": "100",
-    }
+    data = start_form_data(table, "cork", players[:2])
     response = marker_client.post(reverse("games:table", args=[table.number]), data)
     game = Game.objects.get()
     assert response.status_code == 302
@@ -104,14 +99,7 @@ def test_start_without_htmx_redirects_to_the_console(marker_client, table, playe
 def test_bad_input_gets_inline_errors_and_creates_nothing(
     marker_client, table, players, data, error_near
 ):
-    post = {
-        "op": "start",
-        "table": table.pk,
-        "variant": "cork",
-        "seats": seat_tokens(players[:2]),
-        "s_target": "100",
-    }
-    post.update(data)
+    post = start_form_data(table, "cork", players[:2]) | data
     response = marker_client.post(reverse("games:table", args=[table.number]), post, headers=HX)
     assert response.status_code == 200
     assert "HX-Redirect" not in response.headers
@@ -125,13 +113,7 @@ def test_bad_input_gets_inline_errors_and_creates_nothing(
 
 def test_busy_table_gets_a_clear_error(marker_client, table, players, marker_user):
     start(table, "cork", players[:2], marker_user)
-    post = {
-        "op": "start",
-        "table": table.pk,
-        "variant": "cork",
-        "seats": seat_tokens(players[2:4]),
-        "s_target": "100",
-    }
+    post = start_form_data(table, "cork", players[2:4])
     response = marker_client.post(reverse("games:start"), post, headers=HX)
     assert response.status_code == 200
     assert 'id="id_table_error"' in response.content.decode()

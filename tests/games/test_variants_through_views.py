@@ -5,9 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import rules
 from games.models import Game, GameStatus
-from tests.helpers import HX, console_html, scores, seat_tokens, start_via_form, state_of, tap
+from tests.helpers import HX, console_html, scores, start_form_data, start_via_form, state_of, tap
 
 
 def default_pocket(html):
@@ -162,11 +161,7 @@ def test_each_games_bad_settings_show_inline(
     marker_client, table, players, variant, options, field
 ):
     seats = players[: options.pop("players", 2)]
-    data = {"op": "start", "table": table.pk, "variant": variant, "seats": seat_tokens(seats)}
-    for setting in rules.get_variant(variant).settings_fields:
-        value = options.get(setting.name, setting.default)
-        if setting.kind != "bool" or value:
-            data[f"s_{setting.name}"] = value
+    data = start_form_data(table, variant, seats, **options)
     response = marker_client.post(reverse("games:table", args=[table.number]), data, headers=HX)
     assert f'id="id_{field}_error"' in response.content.decode()
     assert not Game.objects.exists()
