@@ -1,6 +1,7 @@
 """The ASGI application (uvicorn): Django, with the boards' public streams answered beside it
 (``live.asgi.StreamRouter``: no thread nor database connection per open screen)."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -21,3 +22,10 @@ def feed_for_path(path):
 application = StreamRouter(
     django_application, feed_for_path, prefixes=("/tables/", "/board/", "/tournaments/")
 )
+
+# A server holding thousands of open streams: what start-up made lives as long as the process,
+# so the garbage collector leaves it out of its passes (gc.freeze), and it runs less often.
+# Its passes over every stream's objects otherwise stalled a stroke's way to the screens by
+# tens of milliseconds (bench/board_push.py).
+gc.freeze()
+gc.set_threshold(10_000, 50, 100)

@@ -16,15 +16,13 @@ import asyncio
 import io
 import logging
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
 from django.http import Http404
 from django.utils.translation import get_language_from_request
 
-from live.streams import async_events, last_shown
+from live.streams import async_events, last_shown, read
 
 logger = logging.getLogger(__name__)
 
@@ -34,15 +32,6 @@ HEADERS = [
     (b"x-accel-buffering", b"no"),
     (b"x-content-type-options", b"nosniff"),
 ]
-
-
-def _feed_or_none(find_feed, path):
-    """``find_feed(path)`` in a worker thread (it may read the database), which then lets its
-    database connection go: the stream itself holds none."""
-    try:
-        return find_feed(path)
-    finally:
-        connections.close_all()
 
 
 class StreamRouter:
@@ -64,7 +53,7 @@ class StreamRouter:
         ):
             return await self.django_app(scope, receive, send)
         try:
-            feed = await sync_to_async(_feed_or_none, thread_sensitive=False)(self.find_feed, path)
+            feed = await read(self.find_feed, path)  # (it may read the database)
         except Http404:
             return await _plain(send, 404, b"Not Found")
         if feed is None:

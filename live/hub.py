@@ -28,32 +28,47 @@ MAX_BACKOFF_SECONDS = 30
 
 
 class AsyncSubscription:
-    """A stream in an asyncio loop: ``await wait(timeout)`` is True when its topic changed.
+    """A stream in an asyncio loop: ``await wait(timeout)`` is True when its topic changed,
+    False when ``timeout`` seconds passed first.
 
     A bare future per wait (no task, no ``wait_for``): cheap for thousands of idle streams,
-    and a stream cancelled while it waits (its client went away) ends at once."""
+    and a stream cancelled while it waits (its client went away) ends at once. The timer is
+    armed once per timeout, not once per wait: a change wakes a hall of screens at once, and
+    each would otherwise cancel a timer and arm a new one."""
 
     def __init__(self, topic):
         self.topic = topic
         self.loop = asyncio.get_running_loop()
         self._changed = False
         self._waiter = None
+        self._timer = None
+        self._timed_out = False
 
     def _set(self):  # in the loop's thread (the hub calls it through call_soon_threadsafe)
         self._changed = True
         _resolve(self._waiter)
 
+    def _time_up(self):
+        self._timer, self._timed_out = None, True
+        _resolve(self._waiter)
+
     async def wait(self, timeout):
-        if not self._changed:
+        if not self._changed and not self._timed_out:
+            if self._timer is None:
+                self._timer = self.loop.call_later(timeout, self._time_up)
             self._waiter = self.loop.create_future()
-            timer = self.loop.call_later(timeout, _resolve, self._waiter)
             try:
                 await self._waiter
             finally:
-                timer.cancel()
                 self._waiter = None
         changed, self._changed = self._changed, False
+        if not changed:
+            self._timed_out = False
         return changed
+
+    def close(self):
+        if self._timer is not None:
+            self._timer.cancel()
 
 
 def _resolve(waiter):
@@ -77,6 +92,9 @@ class ThreadSubscription:
         changed = self._event.wait(timeout)
         self._event.clear()
         return changed
+
+    def close(self):
+        pass
 
 
 def _wake(subscriptions):
@@ -104,6 +122,7 @@ class Hub:
         return subscription
 
     def unsubscribe(self, subscription):
+        subscription.close()
         with self._lock:
             subscribers = self._subscribers.get(subscription.topic)
             if subscribers is not None:

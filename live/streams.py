@@ -18,8 +18,9 @@ on an asyncio event, it never holds a worker or a thread; a vanished client canc
 listens for the disconnect), a slow one only fills its own socket buffer. Under WSGI
 (``runserver``, the test server) it is a plain generator that holds a thread, so it ends after
 ``WSGI_STREAM_SECONDS`` (the browser reconnects). The snapshot of a topic is computed once
-per change (the topic's generation in the hub) and language in the process, then shared by
-every stream that shows it.
+per change (the topic's generation in the hub) and language in the process, in one of the
+process's reader threads (which keep their database connection), then shared by every
+stream that shows it.
 """
 
 import asyncio
@@ -27,12 +28,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
+from django.db import close_old_connections, connections
 from django.http import StreamingHttpResponse
 from django.utils import translation
 
@@ -90,15 +91,37 @@ def _usable(entry, generation, fresh):
     return not fresh or time.monotonic() - entry.at < FRESH_SECONDS
 
 
-def _compute(feed, language, generation, own_thread=False):
-    """The snapshot; ``own_thread``: in an executor's thread, which no request's end tidies up
-    after, so its database connection is closed here (once per change and process)."""
+# The streams' reads (a snapshot, a stream's feed) run in these few threads of the process's
+# own, which keep their database connection between changes as a request's thread would
+# (CONN_MAX_AGE): a change is on the screens without first connecting to the database.
+READER_THREADS = 2
+
+
+def _new_readers():
+    return ThreadPoolExecutor(READER_THREADS, thread_name_prefix="live-reader")
+
+
+_readers = _new_readers()
+
+
+def _tidily(function, *args):
+    """``function(*args)`` in a reader thread, its database connection looked after as
+    Django does around a request (closed when broken or older than CONN_MAX_AGE)."""
+    close_old_connections()
     try:
-        with translation.override(language):
-            fingerprint, data = feed.snapshot()
+        return function(*args)
     finally:
-        if own_thread:
-            connections.close_all()
+        close_old_connections()
+
+
+def read(function, *args):
+    """Awaits ``function(*args)`` run in a reader thread (it may use the ORM)."""
+    return asyncio.get_running_loop().run_in_executor(_readers, _tidily, function, *args)
+
+
+def _compute(feed, language, generation):
+    with translation.override(language):
+        fingerprint, data = feed.snapshot()
     entry = Snapshot(
         generation, time.monotonic(), fingerprint, format_event(feed.event, fingerprint, data)
     )
@@ -123,8 +146,7 @@ async def snapshot_async(feed, language, fresh=False):
         or flight[1] is not loop
         or (fresh and flight[2].done())
     ):
-        compute = sync_to_async(_compute, thread_sensitive=False)
-        future = asyncio.ensure_future(compute(feed, language, generation, own_thread=True))
+        future = read(_compute, feed, language, generation)
         _inflight[key] = flight = (generation, loop, future)
     return await asyncio.shield(flight[2])
 
@@ -142,10 +164,23 @@ def snapshot_sync(feed, language, fresh=False):
 
 
 def forget():
-    """Empties the memo (tests)."""
+    """Empties the memo; the reader threads close their database connections and make way
+    for new ones (tests: the test database is dropped at the end, and a test that may not
+    use the database must not find a connection left open)."""
+    global _readers
     with _memo_lock:
         _memo.clear()
         _inflight.clear()
+    gathered = threading.Barrier(READER_THREADS, timeout=10)  # one task in each thread
+
+    def close():
+        gathered.wait()
+        connections.close_all()
+
+    old, _readers = _readers, _new_readers()
+    for task in [old.submit(close) for _ in range(READER_THREADS)]:
+        task.result()
+    old.shutdown()
 
 
 # --- the streams ----------------------------------------------------------------------------
@@ -163,21 +198,26 @@ class _Screen:
     def opening(self):
         return f"retry: {RETRY_MILLISECONDS}\n\n".encode()
 
-    def message(self, entry):
-        """The message to send for ``entry`` (None: nothing new)."""
+    def reply(self, changed, entry):
+        """What to send after a wait: the message of ``entry`` (the snapshot read because the
+        topic ``changed``; None when it could not be read), or a heartbeat after a quiet
+        wait; nothing when the screen already shows that snapshot."""
+        if not changed:
+            return [HEARTBEAT]
         self.fresh = False
         if entry is None or entry.fingerprint == self.shown:
-            return None
+            return []
         self.shown = entry.fingerprint
-        return entry.message
+        return [entry.message]
 
     def unreadable(self):
         """The database went away: nothing to send now, try again at the next wake-up."""
-        self.fresh = False
         logger.warning("live: %s could not be read", self.feed.key, exc_info=True)
 
     def left(self):
-        return min(HEARTBEAT_SECONDS, self.deadline - time.monotonic())
+        """Seconds until the next heartbeat or the stream's end; None: the stream is over."""
+        left = min(HEARTBEAT_SECONDS, self.deadline - time.monotonic())
+        return left if left > 0 else None
 
 
 async def async_events(feed, language, shown, seconds):
@@ -187,16 +227,14 @@ async def async_events(feed, language, shown, seconds):
         yield screen.opening()
         changed = True
         while changed is not None:
-            if changed:
-                try:
-                    message = screen.message(await snapshot_async(feed, language, screen.fresh))
-                except Exception:  # noqa: BLE001
-                    message = screen.unreadable()
-                if message:
-                    yield message
-            changed = await subscription.wait(screen.left()) if screen.left() > 0 else None
-            if changed is False:
-                yield HEARTBEAT
+            try:
+                entry = await snapshot_async(feed, language, screen.fresh) if changed else None
+            except Exception:  # noqa: BLE001
+                entry = screen.unreadable()
+            for message in screen.reply(changed, entry):
+                yield message
+            left = screen.left()
+            changed = None if left is None else await subscription.wait(left)
     finally:
         hub.unsubscribe(subscription)
 
@@ -209,16 +247,12 @@ def sync_events(feed, language, shown, seconds):
         yield screen.opening()
         changed = True
         while changed is not None:
-            if changed:
-                try:
-                    message = screen.message(snapshot_sync(feed, language, screen.fresh))
-                except Exception:  # noqa: BLE001
-                    message = screen.unreadable()
-                if message:
-                    yield message
-            changed = subscription.wait(screen.left()) if screen.left() > 0 else None
-            if changed is False:
-                yield HEARTBEAT
+            try:
+                entry = snapshot_sync(feed, language, screen.fresh) if changed else None
+            except Exception:  # noqa: BLE001
+                entry = screen.unreadable()
+            yield from screen.reply(changed, entry)
+            changed = subscription.wait(screen.left()) if screen.left() else None
     finally:
         hub.unsubscribe(subscription)
 

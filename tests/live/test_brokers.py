@@ -17,7 +17,7 @@ from live.brokers import (
     RedisBroker,
     broker_from_settings,
 )
-from live.hub import Hub, ThreadSubscription
+from live.hub import AsyncSubscription, Hub, ThreadSubscription
 from tests.factories import ev, record, start
 
 
@@ -153,6 +153,26 @@ def test_one_listening_connection_wakes_every_subscriber_of_the_topic():
         assert hub.subscriber_count() == 1
     finally:
         hub.stop()
+
+
+def test_a_screen_woken_by_a_change_keeps_its_heartbeat_timer():
+    """A stroke wakes a hall of screens at once: none of them re-arms its heartbeat timer for
+    it (that was a tenth of a worker's time in the fan-out); the quiet wait after the change
+    still ends when the first timer was due."""
+
+    async def scenario():
+        subscription = AsyncSubscription("table.3")
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        loop.call_later(0.1, subscription._set)
+        assert await subscription.wait(0.3) is True  # the change, at 0.1 s
+        assert await subscription.wait(0.3) is False  # the heartbeat, due at 0.3 s, not 0.4 s
+        quiet = loop.time() - started
+        assert await subscription.wait(0.05) is False  # the next heartbeat: a new timer
+        subscription.close()
+        return quiet
+
+    assert 0.28 <= asyncio.run(scenario()) < 0.38
 
 
 def test_a_dead_broker_degrades_to_the_hub_checking_every_second(monkeypatch):
