@@ -1,24 +1,22 @@
-"""What a board's once-a-second poll costs: its fingerprint, the empty 204, the render cache.
+"""What a board's poll costs: its fingerprint, the empty 204, the render cache.
 
-Both boards (``boards.views``) poll themselves with htmx every second and send the
-fingerprint (``fp``) of what they show. The fingerprint is recomputed from one small query on
-Game (two for the wall): an unchanged board gets an empty 204 — no replay, no template
-rendering, no session or user lookup (htmx does not swap on 204). A changed board is rendered
-once per fingerprint and language and kept in the cache for a little while, so a hall full of
-TVs that all notice the same stroke within a second costs one render, not one per TV.
-``boards.middleware.BoardPollMiddleware`` answers the table board's polls with these before
-most of the middleware runs.
+A board holds a pushed stream (``boards.feeds``); while it cannot, or when opened with
+``?poll=1``, it polls itself with htmx every second and sends the fingerprint (``fp``) of
+what it shows. The fingerprint comes from one small query (two for the wall): an unchanged
+board gets an empty 204 — no replay, no template rendering (htmx does not swap on 204). A
+changed board is rendered once per fingerprint and language and kept in the cache for a
+little while, so a hall of TVs that all notice the same stroke costs one render, not one per
+TV; the pushed streams share that render.
 """
 
 import hashlib
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.db import connection
 from django.db.models import Q
 from django.http import Http404, HttpResponse
 from django.utils import timezone
-from django.utils.cache import add_never_cache_headers, patch_vary_headers
+from django.utils.cache import add_never_cache_headers
 
 from games.models import Game, GameStatus
 from tables.models import Table
@@ -43,29 +41,18 @@ def game_fingerprint(pk, last_seq, status, finished_at, now):
     return _fingerprint(pk, last_seq, status, recent)
 
 
-# The table and its newest game, as plain SQL: building the same query with the ORM costs
-# about 1.3 ms of CPU per poll (measured; the query itself about 0.1 ms), and this runs once a
-# second for every TV in the hall. No row: there is no such table.
-TABLE_FINGERPRINT_SQL = (
-    "SELECT g.id, g.last_seq, g.status, g.finished_at >= %s"
-    f" FROM {Table._meta.db_table} t LEFT JOIN {Game._meta.db_table} g ON g.table_id = t.id"
-    " WHERE t.number = %s ORDER BY g.id DESC LIMIT 1"
-)
-MAX_TABLE_NUMBER = 2**31 - 1  # the column's range: a bigger number is no table
-
-
 def table_fingerprint(number):
-    """The fingerprint of table ``number``'s board, from one small query; None when there
-    is no such table (its poll is a 404)."""
-    if not 0 <= number <= MAX_TABLE_NUMBER:
-        return None
-    cutoff = connection.ops.adapt_datetimefield_value(timezone.now() - RESULT_SHOWN_FOR)
-    with connection.cursor() as cursor:
-        cursor.execute(TABLE_FINGERPRINT_SQL, [cutoff, number])
-        row = cursor.fetchone()
+    """The fingerprint of table ``number``'s board, from one query (the table and its newest
+    game); None when there is no such table (its poll is a 404)."""
+    row = (
+        Table.objects.filter(number=number)
+        .order_by("-games__pk")
+        .values_list("games__pk", "games__last_seq", "games__status", "games__finished_at")
+        .first()
+    )
     if row is None:
         return None
-    return _fingerprint(*row) or FREE
+    return game_fingerprint(*row, timezone.now()) or FREE
 
 
 def games_on_show(now):
@@ -114,31 +101,22 @@ def unchanged():
     return response
 
 
-def fragment(html, fp, language):
+def fragment(html, fp):
     """A changed board's fragment; the client keeps ``fp`` for its next poll."""
     response = HttpResponse(html)
-    response["Content-Length"] = len(response.content)  # the fast path skips CommonMiddleware
     response["X-Board-Fingerprint"] = fp
     add_never_cache_headers(response)
-    # What LocaleMiddleware adds, which the fast path skips: the boards differ per language.
-    patch_vary_headers(response, ("Accept-Language", "Cookie"))
-    response.headers.setdefault("Content-Language", language)
     return response
 
 
-def answer_poll(shown, fp, key, language, render=None):
-    """The answer to a board's poll: the one function both paths use.
-
-    ``shown``: the fingerprint the board shows; ``fp``: the current one; ``key`` names the
-    board ("t<number>", "wall") in the render cache. Unchanged: the empty 204. Changed and
-    already rendered in ``language`` (another TV asked first): that fragment. Else
-    ``render()`` builds it, which is cached for the next TVs; without ``render`` (the fast
-    path, before the session and the locale are set up) None: let the view answer.
-    """
+def answer_poll(shown, fp, key, language, render):
+    """The answer to a board's poll. ``shown``: the fingerprint the board shows; ``fp``: the
+    current one; ``key`` names the board ("t<number>", "wall") in the render cache.
+    Unchanged: the empty 204; changed: the fragment, rendered by ``render()`` unless
+    another TV (or a stream) had it rendered in ``language`` already."""
     if shown == fp:
         return unchanged()
-    html = rendered(key, fp, language, render)
-    return None if html is None else fragment(html, fp, language)
+    return fragment(rendered(key, fp, language, render), fp)
 
 
 def rendered(key, fp, language, render=None):
@@ -153,12 +131,9 @@ def rendered(key, fp, language, render=None):
     return html
 
 
-def answer_table_poll(number, shown, language, render=None):
-    """``answer_poll`` for the board of table ``number`` (one small query); there is no such
-    table: None on the fast path (the view answers), else a 404 (and nothing is cached)."""
+def answer_table_poll(number, shown, language, render):
+    """``answer_poll`` for the board of table ``number``; a 404 when there is no such table."""
     fp = table_fingerprint(number)
     if fp is None:
-        if render is None:
-            return None
         raise Http404("no such table")
     return answer_poll(shown, fp, f"t{number}", language, render)

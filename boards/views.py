@@ -42,7 +42,7 @@ def _page(request):
 def board(request, number):
     """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
     shown = poll_fingerprint(request)
-    if shown is not None:  # usually answered by boards.middleware already, the same way
+    if shown is not None:
         return answer_table_poll(number, shown, get_language(), lambda: render_table(number))
     table = get_object_or_404(Table, number=number)
     context = table_context(number)

@@ -68,8 +68,6 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
-    # Answers the TVs' once-a-second "unchanged?" polls before the rest (see its docstring).
-    "boards.middleware.BoardPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards

@@ -1,7 +1,9 @@
 """Driving the site the way the browser does, and reading what it shows: the marker's console
 (HTMX posts with the seq shown) and the boards (polls with the fingerprint shown)."""
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 from django.urls import reverse
 
@@ -9,6 +11,13 @@ from games import rules, selectors
 from games.models import Game
 
 HX = {"HX-Request": "true"}
+
+
+def run_async(coroutine, timeout=20):
+    """``asyncio.run(coroutine)`` in a thread of its own: the browser tests' Playwright keeps
+    an event loop running in the test's thread."""
+    with ThreadPoolExecutor(1) as executor:
+        return executor.submit(asyncio.run, coroutine).result(timeout=timeout)
 
 
 def start_form_data(table, variant, seats, **settings):

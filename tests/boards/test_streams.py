@@ -4,7 +4,6 @@ test client, runserver) and ASGI (uvicorn) alike."""
 
 import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connections
@@ -13,7 +12,7 @@ from django.test import AsyncClient, Client
 from live import hub as hubs
 from live import streams
 from tests.factories import ev, record, start
-from tests.helpers import shown_fp
+from tests.helpers import run_async, shown_fp
 
 BOARD = "/tables/3/board/"
 STREAM = "/tables/3/board/stream/"
@@ -137,9 +136,7 @@ def test_under_asgi_the_stream_is_asynchronous_and_pushed(table, marker_user, se
         await chunks.aclose()  # the client went away: the stream unsubscribes
         return message
 
-    # In a thread of its own: the browser tests' Playwright keeps an event loop in this one.
-    with ThreadPoolExecutor(1) as executor:
-        message = executor.submit(asyncio.run, scenario()).result(timeout=20)
+    message = run_async(scenario())
     assert field(message, "id") == [f"{game.pk}.1.p"]
     assert not hubs.get_hub()._subscribers.get("table.3")  # unsubscribed when it ended
 
@@ -189,8 +186,7 @@ def asgi_get(path, query="", headers=(), disconnect_after=1):
         await asyncio.wait_for(application(scope, receive, send), 10)
         return sent
 
-    with ThreadPoolExecutor(1) as executor:
-        sent = executor.submit(asyncio.run, scenario()).result(timeout=20)
+    sent = run_async(scenario())
     start = sent[0]
     body = b"".join(m.get("body", b"") for m in sent[1:])
     return start["status"], dict(start["headers"]), body.decode()

@@ -19,6 +19,7 @@ from live.brokers import (
 )
 from live.hub import AsyncSubscription, Hub, ThreadSubscription
 from tests.factories import ev, record, start
+from tests.helpers import run_async
 
 
 def reachable(port):
@@ -172,7 +173,7 @@ def test_a_screen_woken_by_a_change_keeps_its_heartbeat_timer():
         subscription.close()
         return quiet
 
-    assert 0.28 <= asyncio.run(scenario()) < 0.38
+    assert 0.28 <= run_async(scenario()) < 0.38
 
 
 def test_a_dead_broker_degrades_to_the_hub_checking_every_second(monkeypatch):

@@ -1,13 +1,12 @@
 """The streams' reads run in a few threads of their own that keep their database connection,
 as a request's thread does: a change reaches the screens without a new connection first."""
 
-import asyncio
-
 import pytest
 from django.db.backends.signals import connection_created
 
 from live import streams
 from tables.models import Table
+from tests.helpers import run_async
 
 
 @pytest.mark.django_db(transaction=True)
@@ -23,7 +22,7 @@ def test_the_reader_threads_keep_their_database_connection_between_changes():
 
     connection_created.connect(count)
     try:
-        asyncio.run(reads())
+        run_async(reads())
     finally:
         connection_created.disconnect(count)
     assert 1 <= len(created) <= streams.READER_THREADS  # not one per read
