@@ -49,8 +49,14 @@ def board_context(tournament, fp):
     context["club_name"] = django_settings.CLUB_NAME
     view = context.get("view")
     if view is not None:
-        # The tallest column of the bracket sets the size of a match box on the screen.
-        context["rows"] = sum(section["tallest"] for section in context["sections"]) or 1
+        # The final stands in a column of its own beside the brackets stacked to its left:
+        # their tallest columns set a match box's height, their most rounds (and the
+        # final's column) its width, so that a small tournament is drawn big.
+        stacked = [s for s in context["sections"] if s["name"] != brackets.FINAL]
+        context["rows"] = sum(section["tallest"] for section in stacked) or 1
+        context["has_final"] = len(stacked) < len(context["sections"])
+        most_rounds = max((len(section["rounds"]) for section in stacked), default=0)
+        context["columns"] = max(most_rounds + context["has_final"], 1)
         context["champion"] = view.entrants.get(view.state.champion)
     return context
 

@@ -5,7 +5,7 @@
    every htmx swap and when the screen changes size. */
 (function () {
   "use strict";
-  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label";
+  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .bracket:not(.bracket-group) .mbox-name";
   var SMALLEST = 0.55;
   var STEP = 0.95;
 

@@ -25,9 +25,9 @@ PHONE = {"width": 360, "height": 740}
 TV = {"width": 1920, "height": 1080}
 
 
-def screenshot(page, name):
+def screenshot(page, name, full_page=True):
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"tournament-{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"tournament-{name}.png"), full_page=full_page)
 
 
 def context_page(browser, viewport, **options):
@@ -166,3 +166,58 @@ def test_the_board_is_pushed_without_polling(browser, live_server, tables):
         screenshot(page, "board-tv-pushed")
     finally:
         context.close()
+
+
+LONG_NAMES = ["Александр Константинопольский", "Вениамин Преображенский-Задунайский"]
+
+
+def board_layout(page):
+    """What a spectator sees of the bracket: each column's width, the names' font sizes and
+    whether any is cut short, and whether everything is on the screen."""
+    return page.evaluate(
+        """() => {
+          const width = (el) => el.getBoundingClientRect().width;
+          // (a group's matches are many small boxes; its table beside them names the players)
+          const names = [...document.querySelectorAll(
+            '.tboard .bracket:not(.bracket-group) .mbox-name')];
+          return {
+            rounds: [...document.querySelectorAll('.tboard .bracket-round')].map(width),
+            fonts: names.map((el) => parseFloat(getComputedStyle(el).fontSize)),
+            cut: names.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+            below: [...document.querySelectorAll('.tboard .mbox, .tboard .group')]
+              .filter((el) => el.getBoundingClientRect().bottom > innerHeight).length,
+            groups: [...document.querySelectorAll('.tboard .group')].map(width),
+            scroll: document.documentElement.scrollHeight - innerHeight,
+          };
+        }"""
+    )
+
+
+@pytest.mark.parametrize(
+    ("entrants", "format_", "groups"), [(4, "single", 1), (8, "double", 1), (9, "round_robin", 2)]
+)
+def test_the_tv_board_draws_a_small_tournament_big(browser, live_server, entrants, format_, groups):
+    """Four entrants fill a 1920×1080 TV, read from across the hall: every round (the final
+    too) is a column as wide as the others, the names are large and whole, the longest
+    included; groups feeding a knockout stand beside their matches, not over them."""
+    tournament = Tournament.objects.create(
+        name="Кубок клуба", date="2026-12-03", variant="clockwise", format=format_,
+        groups=groups, advance=2 if groups > 1 else 0,
+    )  # fmt: skip
+    for i in range(entrants):
+        name = LONG_NAMES[i] if i < 2 else f"Игрок {i + 1}"
+        services.add_entrant(tournament=tournament, player=Player.objects.create(full_name=name))
+    services.start_tournament(tournament=tournament, method="rating")
+    context, page = context_page(browser, TV)
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1")
+        layout = board_layout(page)
+        screenshot(page, f"board-tv-{entrants}-{format_}", full_page=False)  # the TV's screen
+    finally:
+        context.close()
+    assert layout["below"] == 0 and layout["scroll"] <= 0 and layout["cut"] == [], layout
+    if format_ == "single":
+        assert max(layout["rounds"]) - min(layout["rounds"]) < 2  # the final as wide as round 1
+        assert min(layout["fonts"]) >= 30  # px: from across the hall
+    if groups > 1:
+        assert len(layout["groups"]) == 2 and min(layout["groups"]) > 400
