@@ -168,6 +168,40 @@ def test_the_board_is_pushed_without_polling(browser, live_server, tables):
         context.close()
 
 
+def test_admin_enters_players_by_searching_the_roster_on_a_phone(browser, live_server):
+    """The desk on a phone: a few letters of a name or a nickname find the player on a long
+    roster, one tap enters him; a guest is typed; nobody is entered twice."""
+    UserFactory(username="club-admin", groups=[ADMINS])
+    for i in range(60):  # a real club's roster
+        Player.objects.create(full_name=f"Член клуба {i:02d}")
+    Player.objects.create(full_name="Алексей Петров", nickname="Бобр")
+    tournament = Tournament.objects.create(
+        name="Кубок четверга", date="2026-12-10", variant="clockwise", format="single"
+    )
+    context, page = context_page(browser, PHONE, has_touch=True, is_mobile=True)
+    try:
+        login(page, live_server, "club-admin")
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/manage/")
+        page.locator("input[name=q]").press_sequentially("бобр", delay=80)  # as one types
+        chip = page.locator("#entrant-results button.chip")
+        expect(chip).to_have_count(1)
+        expect(chip).to_contain_text("Бобр")
+        no_horizontal_scroll(page, PHONE["width"])
+        screenshot(page, "desk-search-phone")
+        chip.tap()
+        expect(page.locator("ol.entrants")).to_contain_text("Бобр")  # as the club calls him
+        page.locator("input[name=q]").press_sequentially("петров", delay=80)
+        expect(page.locator("#entrant-results")).to_contain_text("Подходящих")  # entered already
+        page.fill("input[name=guest_name]", "Гость Виктор")
+        page.locator("#entrant-add button[type=submit]").tap()
+        expect(page.locator("ol.entrants")).to_contain_text("Гость Виктор")
+        no_horizontal_scroll(page, PHONE["width"])
+    finally:
+        context.close()
+    first, second = tournament.entrants.order_by("pk")
+    assert (first.player.full_name, second.guest_name) == ("Алексей Петров", "Гость Виктор")
+
+
 LONG_NAMES = ["Александр Константинопольский", "Вениамин Преображенский-Задунайский"]
 
 

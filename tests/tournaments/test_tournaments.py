@@ -164,6 +164,34 @@ def test_entrants_and_seeding_by_hand_then_the_queue(admin_client, tables):
     assert "Гость Гостев" in page
 
 
+def test_the_desk_finds_players_on_the_roster_as_the_admin_types(admin_client):
+    """A club's roster is long: the desk searches it (name or nickname), leaves out who has
+    entered already and the inactive, and each player found is entered with one tap."""
+    tournament, players = make_tournament(n=1)  # «Игрок 1» has entered
+    petrov = Player.objects.create(full_name="Алексей Петров", nickname="Бобр")
+    Player.objects.create(full_name="Пётр Петровский", is_active=False)
+    manage = reverse("tournaments:manage", args=[tournament.pk])
+
+    partial = admin_client.get(
+        manage, {"q": "петр"}, headers={"HX-Request": "true", "HX-Target": "entrant-results"}
+    )
+    html = partial.content.decode()
+    assert "<html" not in html  # the results only, for htmx to swap in
+    assert f'name="player" value="{petrov.pk}"' in html and 'form="entrant-add"' in html
+    assert "Петровский" not in html  # not active
+    assert "Бобр" in admin_client.get(manage, {"q": "бобр"}).content.decode()  # the page
+    entered = admin_client.get(
+        manage, {"q": "игрок"}, headers={"HX-Request": "true", "HX-Target": "entrant-results"}
+    )
+    assert f'value="{players[0].pk}"' not in entered.content.decode()
+    assert "Игрок" not in entered.content.decode()  # «No active player matches.»
+
+    admin_client.post(
+        reverse("tournaments:add_entrant", args=[tournament.pk]), {"player": petrov.pk}
+    )  # the chip's tap
+    assert list(tournament.entrants.values_list("player", flat=True)) == [players[0].pk, petrov.pk]
+
+
 def test_draw_is_re_runnable_with_its_number(admin_client):
     orders = []
     for prefix in ("Первый", "Второй"):

@@ -18,8 +18,10 @@ from django.views.decorators.http import (
 
 from boards.polls import answer_poll, poll_fingerprint
 from clubsite.csv_export import csv_response
+from clubsite.htmx import wants_partial
 from clubsite.parsing import parse_id
 from clubsite.roles import can_manage_tournaments, tournament_admin_required
+from games import selectors as game_selectors
 from live.streams import stream_response
 from tables.models import Table
 from tournaments import feeds, fragments, selectors, services
@@ -87,13 +89,25 @@ def _edit_page(request, tournament):
 @tournament_admin_required
 @require_GET
 def manage(request, pk):
-    """The admin's desk for the evening: entrants and seeding, then the queue and the tables."""
+    """The admin's desk for the evening: entrants and seeding, then the queue and the tables.
+
+    While the entries are open, ``?q=`` searches the roster as the admin types (HTMX asks
+    for the results only): each player found is entered with one tap."""
     tournament = _tournament(pk)
     context = {"tournament": tournament}
     if tournament.status == TournamentStatus.DRAFT:
-        context["entrants"] = list(tournament.entrants.select_related("player"))
-        context["entrant_form"] = EntrantForm(tournament=tournament)
-        context["seedings"] = Seeding.choices
+        entrants = list(tournament.entrants.select_related("player"))
+        query = request.GET.get("q", "")
+        entered = [entrant.player_id for entrant in entrants if entrant.player_id]
+        context.update(
+            entrants=entrants,
+            entrant_form=EntrantForm(tournament=tournament),
+            seedings=Seeding.choices,
+            query=query,
+            results=game_selectors.search_players(query, exclude_ids=entered),
+        )
+        if wants_partial(request, "entrant-results"):
+            return render(request, f"{MANAGE}#entrant_results", context)
     else:
         view = selectors.tournament_view(tournament)
         free = list(selectors.free_tables_for_matches())
