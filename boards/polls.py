@@ -119,13 +119,13 @@ def answer_poll(shown, fp, key, language, render):
     return fragment(rendered(key, fp, language, render), fp)
 
 
-def rendered(key, fp, language, render=None):
+def rendered(key, fp, language, render):
     """Board ``key``'s fragment for fingerprint ``fp`` in ``language``: from the render cache,
-    else ``render()``'d and cached (None without ``render``). The polls and the pushed
-    streams (``boards.feeds``) share it: one render per change and language."""
+    else ``render()``'d and cached. The polls and the pushed streams (``boards.feeds``) share
+    it: one render per change and language."""
     cache_key = f"boards:{key}:{fp}:{language}"
     html = cache.get(cache_key)
-    if html is None and render is not None:
+    if html is None:
         html = render()
         cache.set(cache_key, html, RENDER_CACHE_SECONDS)
     return html
