@@ -12,6 +12,7 @@ from games.models import Game, GameStatus
 from tables.models import Table
 
 CROWDED_SEATS = 6  # more players than this: the wall tile is two columns wide
+THEMES = ("dark", "light")  # ?theme=…; the first is the default (a TV in a dim hall)
 
 
 def _shown_game(number):
@@ -70,3 +71,13 @@ def wall_context():
 
 def render_wall():
     return render_to_string("boards/wall.html#wall", wall_context())
+
+
+def page_options(request):
+    """What every board's page (the table's, the wall, a tournament's) takes from its address:
+    the theme (``?theme=``), and the stream unless ``?poll=1``."""
+    theme = request.GET.get("theme")
+    return {
+        "theme": theme if theme in THEMES else THEMES[0],
+        "stream": request.GET.get("poll") != "1",
+    }

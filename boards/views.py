@@ -15,26 +15,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from boards.feeds import table_feed, wall_feed
-from boards.fragments import render_table, render_wall, table_context, wall_context
+from boards.fragments import page_options, render_table, render_wall, table_context, wall_context
 from boards.polls import answer_poll, answer_table_poll, poll_fingerprint, wall_fingerprint
 from clubsite.qr import qr_svg
 from live.streams import stream_response
 from tables.models import Table
 
-THEMES = ("dark", "light")  # ?theme=…; the first is the default (a TV in a dim hall)
-
-
 # --- the table board ------------------------------------------------------------------------
-
-
-def _theme(request):
-    theme = request.GET.get("theme")
-    return theme if theme in THEMES else THEMES[0]
-
-
-def _page(request):
-    """What both boards' pages add: the theme, and the stream unless ``?poll=1``."""
-    return {"theme": _theme(request), "stream": request.GET.get("poll") != "1"}
 
 
 @require_safe
@@ -48,7 +35,7 @@ def board(request, number):
     context = table_context(number)
     context |= {
         "table": table,
-        **_page(request),
+        **page_options(request),
         "qr": qr_svg(request.build_absolute_uri(request.path)),
     }
     return render(request, "boards/table.html", context)
@@ -64,7 +51,7 @@ def wall(request):
     shown = poll_fingerprint(request)
     if shown is not None:
         return answer_poll(shown, wall_fingerprint(), "wall", get_language(), render_wall)
-    context = wall_context() | _page(request)
+    context = wall_context() | page_options(request)
     return render(request, "boards/wall.html", context)
 
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from boards.fragments import page_options
 from boards.polls import answer_poll, poll_fingerprint
 from clubsite.csv_export import csv_response
 from clubsite.htmx import wants_partial
@@ -271,9 +272,7 @@ def board(request, pk):
         return answer_poll(shown, fp, feeds.cache_key(pk), get_language(), render_board)
     tournament = _tournament(pk)
     context = fragments.board_context(tournament, selectors.board_fingerprint(pk))
-    context["theme"] = "light" if request.GET.get("theme") == "light" else "dark"
-    context["stream"] = request.GET.get("poll") != "1"
-    return render(request, fragments.BOARD, context)
+    return render(request, fragments.BOARD, context | page_options(request))
 
 
 @require_safe
