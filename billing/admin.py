@@ -5,7 +5,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from billing.forms import BandFormSet, TariffBandForm
-from billing.labels import money
+from billing.labels import AUDIT_ACTIONS, audit_action, describe_entry, money
 from billing.models import (
     AuditEntry,
     BarItem,
@@ -68,11 +68,35 @@ class BarItemAdmin(admin.ModelAdmin):
         return money(item.price)
 
 
+class AuditActionFilter(admin.SimpleListFilter):
+    """The log filtered by the kind of entry, named in the reader's language."""
+
+    title = _("what")
+    parameter_name = "action"
+
+    def lookups(self, request, model_admin):
+        return [(code, label) for code, label in AUDIT_ACTIONS.items()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """The audit log, to look things up: nobody adds, changes or deletes an entry."""
 
-    list_display = ["at", "username", "action", "session", "bill", "reason"]
-    list_filter = ["action"]
+    list_display = ["at", "username", "action_label", "description", "session", "bill", "reason"]
+    list_filter = [AuditActionFilter]
     search_fields = ["username", "reason", "=session__id", "=bill__id"]
     date_hierarchy = "at"
+    # The entry in words, not its code and raw details («session.start», {"table": 3}).
+    fields = ["at", "username", "action_label", "description", "session", "bill", "shift", "reason"]
+    readonly_fields = fields
+
+    @admin.display(description=_("what"), ordering="action")
+    def action_label(self, entry):
+        return audit_action(entry.action)
+
+    @admin.display(description=_("details"))
+    def description(self, entry):
+        return describe_entry(entry)

@@ -5,8 +5,35 @@ from decimal import Decimal
 from django.utils.dates import WEEKDAYS_ABBR
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from billing.pricing import WEEK, half_up
+
+# What each kind of audit entry is, in the reader's language (the codes are what the services
+# write; the Django admin lists and filters the log by these names).
+AUDIT_ACTIONS = {
+    "session.start": pgettext_lazy("audit action", "Clock started"),
+    "session.pause": pgettext_lazy("audit action", "Clock paused"),
+    "session.resume": pgettext_lazy("audit action", "Clock resumed"),
+    "session.stop": pgettext_lazy("audit action", "Clock stopped"),
+    "session.move": pgettext_lazy("audit action", "Moved to another table"),
+    "session.correct": pgettext_lazy("audit action", "Time corrected"),
+    "bill.open": pgettext_lazy("audit action", "Bill opened"),
+    "bill.add": pgettext_lazy("audit action", "Bar item added"),
+    "bill.remove": pgettext_lazy("audit action", "Bar item removed"),
+    "bill.discount": pgettext_lazy("audit action", "Member's discount"),
+    "bill.payer": pgettext_lazy("audit action", "Payer added"),
+    "bill.unpayer": pgettext_lazy("audit action", "Payer removed"),
+    "bill.split": pgettext_lazy("audit action", "Bill split"),
+    "payment": pgettext_lazy("audit action", "Payment"),
+    "shift.open": pgettext_lazy("audit action", "Shift opened"),
+    "shift.close": pgettext_lazy("audit action", "Shift closed"),
+}
+
+
+def audit_action(code):
+    """An audit entry's kind in words; an unknown code as it is."""
+    return str(AUDIT_ACTIONS.get(code, code))
 
 
 def day_names():

@@ -266,7 +266,9 @@ class AuditEntry(ImmutableRow, models.Model):
         verbose_name_plural = _("audit log")
 
     def __str__(self):
-        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.action}"
+        from billing.labels import audit_action
+
+        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M:%S} {audit_action(self.action)}"
 
 
 class BarItem(models.Model):

@@ -3,6 +3,7 @@ form of every registered model speaks Russian (no «Events», no «Выбери�
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
@@ -11,6 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
+from billing.models import AuditEntry
 from clubsite.roles import MARKERS, ensure_roles
 from games import rules, services
 from tests.factories import PlayerFactory, TableFactory
@@ -80,7 +82,25 @@ def world(db):
     AccessAttempt.objects.create(**seen, failures_since_start=5)  # the sign-in lockout's rows
     AccessLog.objects.create(**seen)
     AccessFailureLog.objects.create(**seen, locked_out=True)
+    for action in audit_actions_written():  # the cash desk's audit log: one entry of each kind
+        AuditEntry.objects.create(
+            user=marker, username=marker.username, action=action, details=AUDIT_DETAILS
+        )
     return marker
+
+
+# What the services write in an entry's details, every kind's at once.
+CLOCK = ["2026-12-03T18:00:00+03:00", "2026-12-03T19:30:00+03:00"]
+AUDIT_DETAILS = {"table": 1, "from_table": 2, "prepaid_minutes": 60, "old": CLOCK, "new": CLOCK}
+AUDIT_DETAILS |= {"item": "Чай", "quantity": 2, "percent": 10, "member": "Иван Петров"}
+AUDIT_DETAILS |= {"name": "Иван Петров", "mode": "loser", "method": "sbp", "amount": 150000}
+AUDIT_DETAILS |= {"receipt": 7, "cash": 500000, "counted": 500000, "expected": 500000}
+
+
+def audit_actions_written():
+    """The kinds of audit entry the billing services write (``action="session.start"``)."""
+    source = (Path(__file__).resolve().parents[2] / "billing" / "services.py").read_text()
+    return sorted(set(re.findall(r'action="([a-z_.]+)"', source)))
 
 
 def admin_pages():
@@ -96,6 +116,9 @@ def admin_pages():
         first = model.objects.first()
         if first is not None:
             yield reverse(f"{name}_change", args=[first.pk])
+    # every entry of the audit log, each of its own kind
+    for entry in AuditEntry.objects.all():
+        yield reverse("admin:billing_auditentry_change", args=[entry.pk])
 
 
 def test_every_admin_page_is_in_russian(client, world):
