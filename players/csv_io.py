@@ -32,18 +32,39 @@ IMPORT_FIELDS = [*PLAYER_FIELDS, "is_active"]  # what a row may set: the roster 
 MAX_ROWS = 5000
 TRUE_WORDS = {"1", "yes", "y", "true", "+", "да", "д"}
 FALSE_WORDS = {"0", "no", "n", "false", "-", "нет", "н"}
-# Header names people type in Russian spreadsheets, besides the columns' own labels.
+# Header names people type in Russian spreadsheets, besides the columns' own labels (compared
+# by ``header_key``: case, ё/е, repeated spaces and a trailing dot, colon or star do not matter).
 EXTRA_ALIASES = {
     "фио": "full_name",
     "ф.и.о.": "full_name",
+    "фамилия имя отчество": "full_name",
+    "фамилия, имя, отчество": "full_name",
+    "фамилия и имя": "full_name",
     "имя": "full_name",
     "полное имя": "full_name",
+    "игрок": "full_name",
+    "ник": "nickname",
+    "кличка": "nickname",
+    "тел": "phone",
+    "номер телефона": "phone",
+    "мобильный": "phone",
+    "мобильный телефон": "phone",
+    "email": "email",
     "e-mail": "email",
     "почта": "email",
+    "эл. почта": "email",
+    "электронная почта": "email",
     "класс": "skill_class",
     "разряд": "skill_class",
+    "спортивный разряд": "skill_class",
+    "квалификация": "skill_class",
     "активен": "active",
+    "активный": "active",
+    "примечание": "notes",
     "примечания": "notes",
+    "комментарий": "notes",
+    "комментарии": "notes",
+    "заметка": "notes",
 }
 
 
@@ -78,15 +99,21 @@ def decode(raw):
         return raw.decode("cp1251", errors="replace")
 
 
+def header_key(text):
+    """A column's header as written, reduced to what tells headers apart."""
+    return " ".join(text.casefold().replace("ё", "е").split()).rstrip(".:*").strip()
+
+
 def column_aliases():
-    """Header names accepted for each column: the key and its label in both languages."""
-    aliases = dict(EXTRA_ALIASES)
+    """Header names accepted for each column (by ``header_key``): the key, its label in both
+    languages and the names in EXTRA_ALIASES."""
+    aliases = {header_key(name): column for name, column in EXTRA_ALIASES.items()}
     for column in COLUMNS:
         aliases[column] = column
         model_field = Player._meta.get_field(FIELD_OF_COLUMN[column])
         for language in ("en", "ru"):
             with translation.override(language):
-                aliases[str(model_field.verbose_name).casefold()] = column
+                aliases[header_key(str(model_field.verbose_name))] = column
     return aliases
 
 
@@ -96,6 +123,9 @@ SKILL_WORDS = {
     SkillClass.NOVICE: ["б/р", "бр", "без разряда", "новичок", "no class"],
     SkillClass.CANDIDATE_MASTER: ["КМС", "к.м.с.", "кандидат в мастера"],
     SkillClass.MASTER: ["МС", "м.с.", "мастер"],
+    SkillClass.FIRST: ["первый", "первый разряд"],
+    SkillClass.SECOND: ["второй", "второй разряд"],
+    SkillClass.THIRD: ["третий", "третий разряд"],
 }
 # A numbered class: «1», «1 разряд», «1-й разряд», «1-й», «3р», «I», «II», «III», «2nd class».
 NUMBERED_SKILL = re.compile(
@@ -249,8 +279,7 @@ def read_header(header, plan):
     aliases = column_aliases()
     columns = []
     for cell in header:
-        name = cell.strip().casefold()
-        column = aliases.get(name)
+        column = aliases.get(header_key(cell))
         if column is None:
             plan.errors.append(_("Unknown column “%(name)s”.") % {"name": cell.strip()})
         elif column in columns:

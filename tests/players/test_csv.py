@@ -297,6 +297,61 @@ def test_the_class_names_clubs_write_are_understood(admin_client, written, value
     assert Player.objects.get(full_name="Олег Орлов").skill_class == value
 
 
+# A club's own spreadsheet as Russian Excel saves it: semicolons, Windows-1251, the headers as
+# people type them, and every way of writing the classes that issue 14 lists.
+CLUB_SPREADSHEET = """\
+Ф.И.О.;Кличка;Тел.;Эл. почта;Разряд;Примечание
+Артём Николаевич Белов;Бэл;+7 916 123-45-67;belov@mail.ru;КМС;капитан сборной
+Игорь Сергеевич Мальцев;;+7 903 555-10-20;;МС;
+Светлана Викторовна Рыбакова;Света;8 (926) 700-00-01;;б/р;по пятницам
+Павел Андреевич Зуев;;;;без разряда;
+Роман Олегович Щербаков;Щербет;;;1 разряд;
+Олег Петрович Гаврилов;;;;1-й разряд;
+Тимур Рашидович Хабибуллин;Тимоха;;;I;
+Виктор Семёнович Лапин;;;;II;
+Евгений Ильич Корнеев;;;;III;
+Денис Владимирович Осипов;Оса;;;3р;
+Фёдор Ильич Тарасов;;;;первый разряд;
+Юрий Алексеевич Дробышев;;;;второй;
+"""
+
+
+def test_a_club_spreadsheet_with_its_own_headers_and_class_names(admin_client):
+    response = upload(admin_client, CLUB_SPREADSHEET, encoding="cp1251")
+    plan = response.context["plan"]
+    assert plan.ok, (plan.errors, [(row.line, row.errors) for row in plan.rows if row.errors])
+    admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
+    classes = dict(Player.objects.order_by("pk").values_list("full_name", "skill_class"))
+    assert list(classes.values()) == (
+        ["cms", "ms", "novice", "novice", "1", "1", "1", "2", "3", "3", "1", "2"]
+    )
+    belov = Player.objects.get(nickname="Бэл")
+    assert (belov.phone, belov.email, belov.notes) == (
+        "+7 916 123-45-67",
+        "belov@mail.ru",
+        "капитан сборной",
+    )
+
+
+@pytest.mark.parametrize(
+    ("header", "column"),
+    [
+        ("Примечание", "notes"),
+        ("Комментарий:", "notes"),
+        ("ФИО*", "full_name"),
+        ("Фамилия  Имя Отчество", "full_name"),
+        ("Телефон", "phone"),
+        ("E-mail", "email"),
+        ("Ник", "nickname"),
+        ("Спортивный разряд", "skill_class"),
+    ],
+)
+def test_headers_as_people_type_them(admin_client, header, column):
+    text = f"ФИО;{header}\nОлег Орлов;x\n" if column != "full_name" else f"{header}\nОлег Орлов\n"
+    plan = upload(admin_client, text).context["plan"]
+    assert not plan.errors  # the header is understood (a row may still be wrong)
+
+
 @pytest.mark.parametrize("written", ["IV", "4 разряд", "гроссмейстер", "1-й дан", "кмс2"])
 def test_an_unknown_class_is_reported_on_its_row(admin_client, written):
     text = f"full_name;разряд\nИван Петров;КМС\nОлег Орлов;{written}\n"
