@@ -5,7 +5,7 @@ from django.conf import settings as django_settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from tournaments import brackets, selectors
+from tournaments import board_pages, brackets, selectors
 from tournaments.models import Tournament, TournamentStatus
 
 BOARD = "tournaments/board.html"
@@ -49,14 +49,10 @@ def board_context(tournament, fp):
     context["club_name"] = django_settings.CLUB_NAME
     view = context.get("view")
     if view is not None:
-        # The final stands in a column of its own beside the brackets stacked to its left:
-        # their tallest columns set a match box's height, their most rounds (and the
-        # final's column) its width, so that a small tournament is drawn big.
-        stacked = [s for s in context["sections"] if s["name"] != brackets.FINAL]
-        context["rows"] = sum(section["tallest"] for section in stacked) or 1
-        context["has_final"] = len(stacked) < len(context["sections"])
-        most_rounds = max((len(section["rounds"]) for section in stacked), default=0)
-        context["columns"] = max(most_rounds + context["has_final"], 1)
+        # A page's tallest columns set a match box's height, its most rounds (and the
+        # final's column) its width, so that a small tournament is drawn big and a big one
+        # is shown a page at a time (board_pages).
+        context["pages"] = board_pages.paginate(context["sections"], view.standings)
         context["champion"] = view.entrants.get(view.state.champion)
     return context
 

@@ -11,6 +11,8 @@
      (server restart, network down), cleared by the next stream or successful poll;
    - highlights what just changed for a few seconds: the newest event of a table's board,
      the tiles of the wall whose content changed;
+   - turns the pages of a tournament too big for one screen ([data-page], every 15 s; the
+     page shown is kept across swaps; ?page=N keeps the TV on page N);
    - the full-screen button (Fullscreen API), hidden with the cursor when idle. */
 (function () {
   "use strict";
@@ -103,6 +105,29 @@
   document.addEventListener("htmx:afterSettle", shown);
   document.addEventListener("htmx:sseMessage", function () { setTimeout(shown, 60); });
 
+  // --- pages: a tournament too big for one screen (tournaments/board_pages.py) ------------
+  var PAGE_MS = 15000;
+  var current = 1; // the page shown, kept when the board is swapped anew
+  var pinned = parseInt(new URLSearchParams(window.location.search).get("page"), 10) || 0;
+  function showPage() {
+    var pages = document.querySelectorAll("#tboard [data-page]");
+    if (pages.length < 2) return;
+    if (pinned > 0) current = pinned;
+    if (current > pages.length) current = 1;
+    pages.forEach(function (page, n) {
+      var hide = n + 1 !== current;
+      if (page.hidden === hide) return;
+      page.hidden = hide;
+      // fit-text.js sizes the names of the page now shown (hidden, they measure nothing)
+      if (!hide) document.dispatchEvent(new CustomEvent("board:page", { detail: { elt: page } }));
+    });
+  }
+  document.addEventListener("htmx:afterSwap", showPage); // before the new board is painted
+  setInterval(function () {
+    current += 1;
+    showPage();
+  }, PAGE_MS);
+
   function setUpFullscreen() {
     var button = document.querySelector(".fullscreen-button");
     var root = document.documentElement;
@@ -125,6 +150,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
+    showPage();
     shown();
     setUpFullscreen();
     ["mousemove", "pointerdown", "keydown", "touchstart"].forEach(function (name) {

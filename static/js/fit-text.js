@@ -2,7 +2,7 @@
    its box by breaking a word («Константинопольски/й»), or a one-line label that would be
    ellipsised, is set smaller until it fits, down to 55 % of its size (then the CSS's fallback,
    a break or an ellipsis, applies). Runs on load, after
-   every htmx swap and when the screen changes size. */
+   every htmx swap, when the screen changes size and when a board turns a page (board.js). */
 (function () {
   "use strict";
   var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .bracket:not(.bracket-group) .mbox-name";
@@ -32,6 +32,7 @@
 
   document.addEventListener("DOMContentLoaded", function () { fitAll(document); });
   document.addEventListener("htmx:afterSettle", function (event) { fitAll(event.detail && event.detail.elt); });
+  document.addEventListener("board:page", function (event) { fitAll(event.detail.elt); });
   var resizing = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);

@@ -255,3 +255,74 @@ def test_the_tv_board_draws_a_small_tournament_big(browser, live_server, entrant
         assert min(layout["fonts"]) >= 30  # px: from across the hall
     if groups > 1:
         assert len(layout["groups"]) == 2 and min(layout["groups"]) > 400
+
+
+def page_layout(page):
+    """The page the TV shows: its number, its boxes off the screen or cut off by their
+    bracket, and the boxes' smallest font size."""
+    return page.evaluate(
+        """() => {
+          const pages = [...document.querySelectorAll('#tboard [data-page]')];
+          const shown = pages.filter((p) => !p.hidden);
+          const boxes = [...document.querySelectorAll('.tboard .mbox')]
+            .filter((b) => b.offsetParent);
+          const outside = boxes.filter((b) => {
+            const box = b.getBoundingClientRect();
+            const room = b.closest('.bracket-rounds').getBoundingClientRect();
+            return box.bottom > Math.min(room.bottom, innerHeight) + 1 || box.right > innerWidth;
+          });
+          return {
+            shown: shown.map((p) => p.dataset.page),
+            boxes: boxes.length,
+            outside: outside.map((b) => b.dataset.key),
+            font: Math.min(...boxes.map((b) => parseFloat(getComputedStyle(b).fontSize))),
+          };
+        }"""
+    )
+
+
+def test_a_tournament_of_128_is_shown_a_page_at_a_time(browser, live_server, tables):
+    """128 entrants in double elimination cannot be drawn on one screen at a size read across
+    the hall: the board shows the bracket a page at a time and turns the pages every 15 s.
+    Every box of a page is on the screen (none cut off at the bottom, as 32 entrants already
+    were), at the size of a 16-box column; a change swapped in keeps the page shown."""
+    tournament = Tournament.objects.create(
+        name="Кубок города", date="2026-12-03", variant="clockwise", format="double"
+    )
+    for i in range(128):
+        name = f"{LONG_NAMES[i % 2]} {i + 1}" if i < 8 else f"Игрок Игроков {i + 1}"
+        services.add_entrant(tournament=tournament, guest_name=name)
+    services.start_tournament(tournament=tournament, method="draw", draw_seed=7)
+    ready = selectors.tournament_view(tournament).queue
+    services.start_tournament_match(
+        tournament=tournament, key=ready[0].spec.key, table=tables[0], marker=None
+    )
+    context, page = context_page(browser, TV)
+    page.clock.install()
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1")
+        pages = page.locator("#tboard [data-page]").count()
+        assert pages == 4  # the upper bracket in quarters (nobody is in the lower one yet)
+        seen = []
+        for number in range(1, pages + 1):
+            expect(page.locator(f'#tboard [data-page="{number}"]')).to_be_visible()
+            layout = page_layout(page)
+            seen.append(layout)
+            screenshot(page, f"board-tv-128-double-page-{number}", full_page=False)
+            page.clock.fast_forward(15_000)
+        expect(page.locator('#tboard [data-page="1"]')).to_be_visible()  # round again
+        page.clock.fast_forward(15_000)
+        expect(page.locator('#tboard [data-page="2"]')).to_be_visible()
+        shown_fp = page.locator("#tboard").get_attribute("data-fp")
+        services.record_walkover(tournament=tournament, key=ready[1].spec.key, winner="a")
+        page.clock.fast_forward(2_000)  # the board's poll
+        expect(page.locator("#tboard")).not_to_have_attribute("data-fp", shown_fp)
+        expect(page.locator('#tboard [data-page="2"]')).to_be_visible()
+        assert page.locator("#tboard [data-page]:not([hidden])").count() == 1
+    finally:
+        context.close()
+    for number, layout in enumerate(seen, start=1):
+        assert layout["shown"] == [str(number)], layout
+        assert layout["outside"] == [], (number, layout)
+        assert layout["font"] >= 14, (number, layout)  # px
+    assert sum(layout["boxes"] for layout in seen[:4]) == 64 + 32 + 16 + 8 + 4

@@ -1,0 +1,141 @@
+"""The tournament's TV board in pages that fit a 1920×1080 screen, read from across the hall.
+
+A small tournament (up to 16 boxes down the tallest column, seven columns across) is one
+page: its whole bracket, drawn big. A bigger one is shown a page at a time, the board turning
+them by itself (``static/js/board.js``; ``?page=N`` keeps a TV on one page):
+
+- the group tables, four groups a page (two when the groups are of more than eight);
+- each bracket (upper, lower, the groups' matches) on pages of its own: a bracket of more than
+  seven columns, or too tall for a page, shows five rounds from its first round still to be
+  finished (the rounds played before it are on the tournament's page);
+  what is still too tall is cut into slices of the bracket, top to bottom (slice 1/4 is the
+  top quarter of every round shown), so that each box keeps its readable size; a slice nobody
+  has reached yet (the lower bracket's at the start) is left out;
+- the final's column beside a bracket's page whose last round feeds it (on a page of its own
+  while that round is not shown, once a player has reached it).
+
+>>> class Box:
+...     def __init__(self, status):
+...         self.status, self.name_b = status, ""
+...         self.name_a = "Сокол" if status == "ready" else ""
+
+>>> def bracket(name, *sizes, status="waiting"):
+...     rounds = [(n + 1, [Box(status) for _ in range(size)]) for n, size in enumerate(sizes)]
+...     return {"name": name, "title": name, "rounds": rounds}
+>>> [p["label"] for p in paginate([bracket("upper", 8, 4, 2, 1)], [])]
+['']
+>>> pages = paginate([bracket("upper", 64, 32, 16, 8, 4, 2, 1)], [])
+>>> [(p["label"], p["rows"], p["columns"]) for p in pages]
+[]
+>>> pages = paginate([bracket("upper", 64, 32, 16, 8, 4, 2, 1, status="ready")], [])
+>>> [(p["label"], p["rows"], p["columns"]) for p in pages]
+[('1/4', 16, 5), ('2/4', 16, 5), ('3/4', 16, 5), ('4/4', 16, 5)]
+"""
+
+from math import ceil
+
+ROWS = 16  # boxes down a page's tallest column (a box then ~47 px high at 1080 lines)
+COLUMNS = 7  # columns across a page, the final's included
+WINDOW = 5  # rounds of a bracket a page shows when the whole bracket does not fit
+GROUPS = 4  # group tables a page (two of more than eight players)
+FINISHED = ("finished", "void")
+FINAL = "final"
+GROUP = "group"
+
+
+def _tallest(rounds):
+    return max((len(items) for _round, items in rounds), default=0)
+
+
+def _section(section, rounds, label=""):
+    return {**section, "rounds": rounds, "tallest": _tallest(rounds), "label": label}
+
+
+def _page(sections, standings=(), final=None, label=""):
+    stacked = list(sections)
+    shown = stacked + ([final] if final else [])
+    rounds = max((len(s["rounds"]) for s in stacked), default=0)
+    return {
+        "sections": shown,
+        "standings": list(standings),
+        "rows": sum(s["tallest"] for s in stacked) or 1,
+        "stacked": len(stacked) or 1,
+        "columns": max(rounds + bool(final), 1),
+        "has_final": bool(final),
+        "label": label,
+    }
+
+
+def _fits(stacked, final, standings):
+    rounds = max((len(s["rounds"]) for s in stacked), default=0)
+    return (
+        sum(_tallest(s["rounds"]) for s in stacked) <= ROWS
+        and rounds + bool(final) <= COLUMNS
+        and len(standings) <= 2
+    )
+
+
+def _entered(section):
+    """Whether anyone has reached this part of the bracket yet."""
+    return any(i.name_a or i.name_b for _r, items in section["rounds"] for i in items)
+
+
+def _window(rounds):
+    """The rounds a page shows of a bracket too big for one: five, from the first round with
+    a match still to be finished (or fewer before it, down to the last five, while they stay
+    no taller than a page)."""
+    if len(rounds) + 1 <= COLUMNS and _tallest(rounds) <= ROWS:
+        return rounds
+    current = next(
+        (n for n, (_r, items) in enumerate(rounds) if any(i.status not in FINISHED for i in items)),
+        len(rounds),
+    )
+    start = max(min(current, len(rounds) - WINDOW), 0)
+    while start < current and _tallest(rounds[start : start + WINDOW]) > ROWS:
+        start += 1
+    return rounds[start : start + WINDOW]
+
+
+def _slice(items, part, parts):
+    """Slice ``part`` of ``parts`` of a round, top to bottom; a round of fewer matches than
+    slices shows each match on the slice level with it."""
+    if len(items) >= parts:
+        return items[part * len(items) // parts : (part + 1) * len(items) // parts]
+    return [item for n, item in enumerate(items) if int((n + 0.5) * parts / len(items)) == part]
+
+
+def _bracket_pages(section, final):
+    rounds = _window(section["rounds"])
+    ends = rounds[-1] is section["rounds"][-1]
+    parts = max(ceil(_tallest(rounds) / ROWS), 1)
+    found = []
+    for part in range(parts):
+        sliced = [(r, _slice(items, part, parts)) for r, items in rounds]
+        label = f"{part + 1}/{parts}" if parts > 1 else ""
+        if parts > 1 and not _entered({"rounds": sliced}):
+            continue  # nobody there yet (a lower bracket at the start)
+        found.append(
+            _page([_section(section, sliced, label)], final=final if ends else None, label=label)
+        )
+    return found
+
+
+def paginate(sections, standings):
+    """The board's pages: each a dict of its ``sections`` (the bracket's parts as
+    ``fragments.sections`` gives them, sliced), ``standings`` (the group tables it shows),
+    ``rows`` and ``columns`` (what sizes its boxes), ``has_final`` and its ``label``."""
+    final = next((s for s in sections if s["name"] == FINAL), None)
+    stacked = [s for s in sections if s["name"] != FINAL]
+    if _fits(stacked, final, standings):
+        pages = [_page([_section(s, s["rounds"]) for s in stacked], standings, final)]
+    else:
+        per_page = GROUPS if max((len(rows) for _n, rows in standings), default=0) <= 8 else 2
+        pages = [_page([], standings[n : n + per_page]) for n in range(0, len(standings), per_page)]
+        for section in stacked:
+            pages += _bracket_pages(section, final if section["name"] != GROUP else None)
+        if final and not any(page["has_final"] for page in pages) and _entered(final):
+            pages.append(_page([], final=final))
+    count = len(pages)
+    for number, page in enumerate(pages, start=1):
+        page["number"], page["count"] = number, count
+    return pages
