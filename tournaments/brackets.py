@@ -17,7 +17,8 @@ Formats
     (``REMATCH_FREE_LOWER_ROUNDS``).
     ``round_robin(n, groups=1, advance=0)`` — everyone plays everyone in his group (the
     circle method gives the rounds); with ``advance`` > 0 the first ``advance`` of every
-    group go on to a single-elimination knockout (group winners are its top seeds).
+    group go on to a single-elimination knockout (group winners are its top seeds; group
+    mates meet again as late as the bracket allows: ``_knockout_slots``).
 
 State
     ``compute(bracket, results, withdrawn)`` derives everything from the stored results: who
@@ -447,6 +448,70 @@ def _circle_rounds(seeds: list[int]) -> list[list[tuple[int, int]]]:
     return rounds
 
 
+def meeting_round(line_a: int, line_b: int) -> int:
+    """The knockout round in which the players of two bracket lines can meet (1: at once)."""
+    return (line_a ^ line_b).bit_length()
+
+
+def _knockout_slots(groups: int, advance: int, size: int) -> list[tuple[str, tuple[int, int]]]:
+    """Who holds each knockout seed: the group winners first (group 1 first: the byes are
+    theirs), then the runners-up, and so on. Within a rank the seeds go to the groups so that
+    group mates, who have played each other, meet again as late as the bracket allows (the
+    latest earliest meeting of the rank, ``_assign``): with two groups A1 plays B2 and B1
+    plays A2, and they can meet again only in the final."""
+    line_of = {seed: line for line, seed in enumerate(seeding_order(size))}
+    placed: dict[int, list[int]] = {g: [] for g in range(1, groups + 1)}
+    slots = []
+    for rank in range(1, advance + 1):
+        lines = [line_of[(rank - 1) * groups + k] for k in range(1, groups + 1)]
+        scores = [
+            [min((meeting_round(line, m) for m in placed[g]), default=size) for g in placed]
+            for line in lines
+        ]
+        for line, group in zip(lines, _assign(scores), strict=True):
+            placed[group].append(line)
+            slots.append(("rank", (group, rank)))
+    return slots
+
+
+def _assign(scores: list[list[int]]) -> list[int]:
+    """A group (1-based) for each seed, one seed a group, with the least of the seeds'
+    ``scores[seed][group - 1]`` as high as it can be: the highest threshold that still has a
+    perfect matching (each seed takes the first free group it may, else an augmenting path)."""
+    for threshold in sorted({v for row in scores for v in row}, reverse=True):
+        allowed = [[v >= threshold for v in row] for row in scores]
+        owner = _perfect_matching(allowed)
+        if owner is not None:
+            groups = [0] * len(scores)
+            for group, seed in enumerate(owner):
+                groups[seed] = group + 1
+            return groups
+    raise AssertionError("at the lowest score every seed may take every group")
+
+
+def _perfect_matching(allowed: list[list[bool]]) -> list[int] | None:
+    """owner[group] = seed such that every seed has an allowed group, or None."""
+    count = len(allowed)
+    owner: list[int | None] = [None] * count
+
+    def place(seed: int, seen: set[int]) -> bool:
+        for group in range(count):
+            if allowed[seed][group] and group not in seen:
+                seen.add(group)
+                if owner[group] is None or place(owner[group], seen):
+                    owner[group] = seed
+                    return True
+        return False
+
+    for seed in range(count):
+        free = [g for g in range(count) if owner[g] is None and allowed[seed][g]]
+        if free:
+            owner[free[0]] = seed
+        elif not place(seed, set()):
+            return None
+    return owner
+
+
 def round_robin(n: int, groups: int = 1, advance: int = 0) -> Bracket:
     """``groups`` groups filled by the snake (1 … G, then G … 1); ``advance`` go on."""
     _check_count(n)
@@ -478,14 +543,8 @@ def round_robin(n: int, groups: int = 1, advance: int = 0) -> Bracket:
                 )
     size = 0
     if advance:
-        # Knockout seeds: all group winners (group 1 first), then the runners-up in reverse
-        # group order, and so on (the snake keeps group mates apart).
-        slots = []
-        for rank in range(1, advance + 1):
-            order = range(1, groups + 1) if rank % 2 else range(groups, 0, -1)
-            slots += [("rank", (g, rank)) for g in order]
-        size = _bracket_size(len(slots))
-        lines = _seed_sources(slots, size)
+        size = _bracket_size(groups * advance)
+        lines = _seed_sources(_knockout_slots(groups, advance, size), size)
         _add_upper(builder, lines, "knockout", "K", final_is_upper=False)
     return Bracket(
         ROUND_ROBIN,

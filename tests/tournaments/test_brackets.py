@@ -284,6 +284,48 @@ def test_groups_feed_a_knockout_with_group_winners_as_top_seeds():
     assert group_winners & {p for m in second_round for p in (m.a, m.b)}
 
 
+def knockout_meetings(bracket):
+    """The knockout's matches with the groups each of its sides can come from."""
+    by_key = {m.key: m for m in bracket.matches}
+
+    def groups(source):
+        if source.kind == "rank":
+            return {source.ref[0]}
+        if source.kind == "winner":
+            match = by_key[source.ref]
+            return groups(match.a) | groups(match.b)
+        return set()
+
+    return [(m, groups(m.a), groups(m.b)) for m in bracket.matches if m.stage == "knockout"]
+
+
+def test_two_groups_cross_in_the_knockout():
+    """A1 plays B2 and B1 plays A2: the two from a group, who have met already, meet again
+    only in the final (before, A1 met A2 in the semi-final)."""
+    bracket = B.round_robin(9, groups=2, advance=2)
+    semis = [m for m, _a, _b in knockout_meetings(bracket) if m.bracket == B.UPPER]
+    assert {frozenset((m.a.ref, m.b.ref)) for m in semis} == {
+        frozenset(((1, 1), (2, 2))),
+        frozenset(((2, 1), (1, 2))),
+    }
+
+
+@PROPERTY
+@given(groups=st.integers(2, 10), advance=st.integers(1, 4), extra=st.integers(1, 4))
+def test_group_mates_meet_in_the_knockout_as_late_as_they_can(groups, advance, extra):
+    """Of a bracket of 2^R lines, k players of one group can be kept apart until round
+    R − ⌈log2 k⌉ + 1 at the latest; group mates never meet before that."""
+    n = min(groups * (advance + extra), B.MAX_ENTRANTS)
+    if n // groups <= advance:
+        return
+    bracket = B.round_robin(n, groups=groups, advance=advance)
+    rounds = bracket.size.bit_length() - 1
+    latest_possible = rounds - (advance - 1).bit_length() + 1
+    for match, side_a, side_b in knockout_meetings(bracket):
+        if side_a & side_b:
+            assert match.round >= latest_possible, (match.key, side_a & side_b)
+
+
 def test_groups_are_checked():
     with pytest.raises(B.BracketError):
         B.round_robin(5, groups=3, advance=1)
