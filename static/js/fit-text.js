@@ -1,7 +1,7 @@
 /* Boards: a name never breaks inside a word. A player's name or the result that would only fit
    its box by breaking a word («Константинопольски/й»), or a one-line label that would be
-   ellipsised, is set smaller until it fits, down to 55 % of its size (then the CSS's fallback,
-   a break or an ellipsis, applies). Runs on load, after
+   ellipsised, is set smaller until it fits, down to 55 % of its size, or to the element's
+   --fit-smallest (then the CSS's fallback, a break or an ellipsis, applies). Runs on load, after
    every htmx swap, when the screen changes size and when a board turns a page (board.js). */
 (function () {
   "use strict";
@@ -16,8 +16,9 @@
   function fit(el) {
     el.style.fontSize = "";
     el.classList.add("fitting");  // no break inside a word while measuring
-    var size = parseFloat(getComputedStyle(el).fontSize);
-    var smallest = size * SMALLEST;
+    var style = getComputedStyle(el);
+    var size = parseFloat(style.fontSize);
+    var smallest = size * (parseFloat(style.getPropertyValue("--fit-smallest")) || SMALLEST);
     while (overflows(el) && size > smallest) {
       size *= STEP;
       el.style.fontSize = size + "px";

@@ -184,3 +184,59 @@ def test_boards_and_wall_show_whole_names_and_figures_at_every_size(browser, liv
             assert turn["turn"] not in ("", "rgba(0, 0, 0, 0)", turn["other"]), turn
         context.close()
     assert not problems, "\n".join(problems)
+
+
+# Run in the wall: the size names are set at (before fit-text shrinks a long one) and the size
+# of the figure line beneath them, per tile.
+NAME_SIZES = """() => [...document.querySelectorAll(".tile[data-table]")].filter(
+  (tile) => tile.querySelector(".mini-name")).map((tile) => {
+    const name = tile.querySelector(".mini-name");
+    const inline = name.style.fontSize;
+    name.style.fontSize = "";
+    const size = parseFloat(getComputedStyle(name).fontSize);
+    name.style.fontSize = inline;
+    const figure = tile.querySelector(".tile-figure");
+    return {table: tile.dataset.table, seats: tile.querySelectorAll(".mini-seat").length,
+            name: size, figure: parseFloat(getComputedStyle(figure).fontSize)};
+})"""
+
+
+def test_the_walls_names_are_readable_across_the_hall(browser, live_server):
+    """A two-player table's names on the 1920×1080 wall were set at 18 px, smaller than the
+    figure line beneath them, in rows three times as tall: unreadable from 5 m. A name is now
+    at least as large as that line (fit-text still shrinks a name too long for its row)."""
+    marker = UserFactory(username="marker-wall", groups=[MARKERS])
+    rng = random.Random(5)
+    for number, (key, players) in enumerate(
+        [
+            ("clockwise", ["Сокол", "Лена"]),
+            ("cue_run", ["Миша", "Дед"]),
+            ("pyramid_free", ["Андрей", "Профессор"]),
+            ("cork", ["Аня", "Борис", "Вера", "Глеб"]),
+        ],
+        start=1,
+    ):
+        demo.play(
+            table=Table.objects.create(number=number),
+            variant=key,
+            settings={},
+            players=players,
+            marker=marker,
+            rng=rng,
+            strokes=3,
+            undo_every=0,
+        )
+    Table.objects.bulk_create(Table(number=number) for number in range(5, 13))  # a club's 12
+    context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/board/")
+    page.wait_for_selector("#wall")
+    page.wait_for_timeout(150)
+    shoot(page, "wall-short-names-1920x1080")
+    sizes = page.evaluate(NAME_SIZES)
+    assert len(sizes) == 4
+    for tile in sizes:
+        assert tile["name"] >= tile["figure"], tile
+        if tile["seats"] == 2:
+            assert tile["name"] >= 30, tile  # px on a 1920 px wide TV
+    context.close()
