@@ -39,6 +39,9 @@ class ClassicPresentation(Presentation):
 
     # --- the console
 
+    def console_key_figure(self, state):
+        return (_("Points on the table"), state.points_on_table)
+
     def console_figures(self, state):
         figures = [
             (_("First to"), state.settings.target),

@@ -19,6 +19,9 @@ from games.rules import in_order
 class InOrderPresentation(Presentation):
     key = in_order.VARIANT.key
 
+    def console_key_figure(self, state):
+        return (_("Ball on"), state.ball_on or "—")
+
     def console_figures(self, state):
         figures = [
             (_("Ball on"), state.ball_on or "—"),

@@ -115,6 +115,9 @@ class FamilyPresentation(Presentation):
 
     # --- the console
 
+    def console_key_figure(self, state):
+        return (_("Balls on the table"), state.on_table)
+
     def console_figures(self, state):
         figures = [
             (_("First to"), pyramid.TARGET),

@@ -15,6 +15,8 @@
       (data-wrong-pocket) says "wrong pocket: the ball goes back" and looks it.
    5. A confirmation (undo, abandon) swapped in by a tap ignores taps for CONFIRM_GUARD_MS,
       so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger.
+   7. The stroke that ends the game brings "Finish and save the result" into sight: it heads
+      the console, above the scoreboard, while the marker's thumb is down at the buttons.
    6. While the console's stream (Server-Sent Events, htmx-ext-sse.js) is open, the console
       does not poll: the stream's "console" event makes it ask for itself; while the stream is
       down, it polls every CONSOLE_POLL_SECONDS as before. The push is heard on the stream
@@ -29,6 +31,7 @@
   var last = { key: null, at: -Infinity };
   var shownAt = -Infinity;
   var streaming = false;
+  var finishShown = null;  // whether the console showed the finish button (null: not yet known)
 
   var PUSHED = "console-pushed";
   var pushPending = false;
@@ -162,5 +165,24 @@
     if (!active || active === document.body || !document.contains(active)) {
       console_.focus({ preventScroll: true });
     }
+    var finish = console_.querySelector("[data-finish]");
+    if (finish && finishShown === false && !inSight(finish)) {
+      finish.scrollIntoView({ block: "center" });
+    }
+    finishShown = Boolean(finish);
   });
+
+  // Below the sticky strip and above the bottom of the screen.
+  function inSight(element) {
+    var box = element.getBoundingClientRect();
+    var strip = document.querySelector("#console [data-strip]");
+    var top = strip ? strip.getBoundingClientRect().bottom : 0;
+    return box.top >= top && box.bottom <= window.innerHeight;
+  }
+
+  function noteFinish() {
+    if (finishShown === null) finishShown = Boolean(document.querySelector("#console [data-finish]"));
+  }
+  document.addEventListener("DOMContentLoaded", noteFinish);
+  if (document.readyState !== "loading") noteFinish();
 })();

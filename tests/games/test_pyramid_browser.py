@@ -1,6 +1,7 @@
 """The pyramid games' console in a real browser on a phone, tapped as a marker taps: the
 classic game's called pot shows the points it would score before it is recorded, and a
-stroke of seven balls or more is one tap behind "+7…".
+stroke of seven balls or more is one tap behind "+7…"; a refused stroke says why in the
+sticky strip; the winning stroke brings "Finish" into sight.
 
 Screenshots go to test-artifacts/ (git-ignored): look at them.
 """
@@ -8,8 +9,9 @@ Screenshots go to test-artifacts/ (git-ignored): look at them.
 import pytest
 
 from clubsite.roles import MARKERS
+from games import rules
 from tests.conftest import login as sign_in
-from tests.factories import TableFactory, UserFactory, start
+from tests.factories import TableFactory, UserFactory, ev, record, start
 
 from .test_console_browser import PHONE, no_horizontal_scroll, scores, screenshot, tap
 
@@ -57,3 +59,53 @@ def test_a_stroke_of_seven_balls_is_two_taps_away(page, live_server, marker_on_p
     no_horizontal_scroll(page)
     tap(page, '.action-pot button[data-count="7"]', 1)
     assert scores(page) == [7, 0]
+
+
+def in_sight(page, selector):
+    """The element is on the phone's screen, below the sticky strip."""
+    box = page.locator(selector).bounding_box()
+    strip = page.locator("#console [data-strip]").bounding_box()
+    return (
+        box is not None
+        and box["y"] >= strip["y"] + strip["height"] - 1
+        and (box["y"] + box["height"] <= PHONE["height"])
+    )
+
+
+def test_a_refused_stroke_says_why_where_the_marker_is_looking(page, live_server, marker_on_phone):
+    game = start(TableFactory(number=9), "pyramid_classic", ["Анна", "Борис"], marker_on_phone)
+    game = record(game, marker_on_phone, ev("pot", ball=15, pocket=rules.Pocket.FAR_LEFT))
+    open_console(page, live_server, game)
+    page.locator('.called-pot button[data-kind="pot"]').scroll_into_view_if_needed()
+    page.click('.called-pot label.pocket-pick:has(input[value="far_left"])')
+    # A console out of step with the table (a ball already down): the server refuses it.
+    page.evaluate(
+        """() => { const ball = document.querySelector('.called-pot input[name="ball"]');
+                   ball.value = "15"; ball.checked = true; }"""
+    )
+    page.click('.called-pot button[data-kind="pot"]')
+    alert = "#console [data-strip] [role=alert]"
+    page.wait_for_selector(alert)
+    assert page.locator(alert).inner_text() == "Шара 15 нет на столе: он уже забит."
+    assert in_sight(page, '.called-pot button[data-kind="pot"]')  # the marker stays put
+    screenshot(page, "pyramid_classic-refused")
+    assert page.locator("#console").get_attribute("data-seq") == "1"
+    assert scores(page) == [15, 0]
+
+
+def test_the_winning_stroke_brings_finish_into_sight(page, live_server, marker_on_phone):
+    names = ["Константин Преображенский", "Николай Фёдоров"]
+    game = start(
+        TableFactory(number=10), "pyramid_free", names, marker_on_phone, weaker_seat=1, head_start=1
+    )
+    game = record(game, marker_on_phone, ev("pot", count=7))
+    open_console(page, live_server, game)
+    # scrolled down to the buttons, "+1" mid-screen (the fouls in view below)
+    page.evaluate(
+        """() => { const plus = document.querySelector('.action-pot button[data-count="1"]');
+                   window.scrollTo(0, plus.getBoundingClientRect().top + window.scrollY - 300); }"""
+    )
+    tap(page, '.action-pot button[data-count="1"]', 2)
+    page.wait_for_timeout(300)
+    assert in_sight(page, "[data-finish]")
+    screenshot(page, "pyramid_free-won")

@@ -121,3 +121,47 @@ def test_in_order_offers_only_the_ball_on(marker_client, table, players):
     assert scores(html) == [1, 0]
     html = tap(marker_client, game, "pot", ball=3, expect=409).content.decode()
     assert "Шар 3 не очередной: очередной — шар 2." in html
+
+
+def strip(html):
+    """The console's sticky strip: what stays in sight wherever the marker has scrolled."""
+    found = re.search(r'<div class="console-strip" data-strip>(.*?)\n  </div>', html, re.S)
+    return found.group(1)
+
+
+@pytest.mark.parametrize(
+    ("variant", "events", "figure"),
+    [
+        ("pyramid_free", [{"kind": "pot", "count": 2}], "Шаров на столе: <b data-strip-figure>14"),
+        (
+            "pyramid_combined",
+            [{"kind": "svoyak"}],
+            "Шаров на столе: <b data-strip-figure>14",
+        ),
+        ("pyramid_dynamic", [{"kind": "stroke"}], "Шаров на столе: <b data-strip-figure>15"),
+        (
+            "pyramid_classic",
+            [{"kind": "pot", "ball": 1, "pocket": "far_left"}],
+            "Очков на столе: <b data-strip-figure>129",  # 140 less the ace's 11
+        ),
+        ("in_order", [{"kind": "pot", "ball": 1}], "Очередной шар: <b data-strip-figure>2"),
+    ],
+)
+def test_the_strip_keeps_what_is_left_on_the_table_in_sight(
+    marker_client, table, players, variant, events, figure
+):
+    game = start_via_form(marker_client, table, variant, players[:2])
+    for event in events:
+        html = tap(marker_client, game, **event).content.decode()
+    assert figure in strip(html)
+
+
+def test_a_refused_stroke_says_why_in_the_strip_and_changes_nothing(marker_client, table, players):
+    game = start_via_form(marker_client, table, "pyramid_free", players[:2])
+    tap(marker_client, game, "pot", count=7)
+    tap(marker_client, game, "stroke")
+    tap(marker_client, game, "pot", count=7)
+    html = tap(marker_client, game, "pot", count=3, expect=409).content.decode()
+    assert 'role="alert">На столе шаров: 2.</p>' in strip(html)
+    assert scores(html) == [7, 7]
+    assert state_of(game).on_table == 2
