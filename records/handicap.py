@@ -44,6 +44,7 @@ from functools import partial
 from django.db.models import Count, Q
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import rules
 from games.forms import seats_from_tokens
@@ -286,9 +287,23 @@ def suggest_pyramid(variant, first, second) -> Hint:
         summary = _("Evenly matched: no handicap.")
     elif in_balls:
         names["shorthand"] = f"{target}–{target - head_start}"
-        summary = _("%(shorthand)s: %(weak)s starts with %(n)s balls on his shelf.") % names
+        summary = (
+            ngettext(
+                "%(shorthand)s: %(weak)s starts with %(n)s ball on his shelf.",
+                "%(shorthand)s: %(weak)s starts with %(n)s balls on his shelf.",
+                head_start,
+            )
+            % names
+        )
     else:
-        summary = _("%(weak)s starts with %(n)s points.") % names
+        summary = (
+            ngettext(
+                "%(weak)s starts with %(n)s point.",
+                "%(weak)s starts with %(n)s points.",
+                head_start,
+            )
+            % names
+        )
     keys = PYRAMID_SETTINGS
     return Hint(summary, reasons, {keys["weaker"]: str(weak), keys["head_start"]: head_start})
 

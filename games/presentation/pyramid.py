@@ -4,7 +4,7 @@ in its own module)."""
 
 from django.db.models import Avg, Max, Sum
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from games.i18n import render_message
 from games.presentation.base import Figure, Presentation, stat_float, stat_int
@@ -41,12 +41,20 @@ def handicap_text(settings, names=None, unit="balls"):
             )
         else:
             parts.append(
-                _("%(weaker)s starts with %(n)s points")
+                ngettext(
+                    "%(weaker)s starts with %(n)s point",
+                    "%(weaker)s starts with %(n)s points",
+                    handicap.head_start,
+                )
                 % {"weaker": weaker, "n": handicap.head_start}
             )
     if handicap.returned_pots:
         parts.append(
-            _("%(stronger)s's first %(n)s balls go back")
+            ngettext(
+                "%(stronger)s's first ball goes back",
+                "%(stronger)s's first %(n)s balls go back",
+                handicap.returned_pots,
+            )
             % {"stronger": stronger, "n": handicap.returned_pots}
         )
     return "; ".join(parts)

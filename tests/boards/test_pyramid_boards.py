@@ -73,3 +73,23 @@ def test_the_result_heads_the_panel_and_the_shelves_stay_in_sight(
     panel = html.split('<aside class="panel has-banner">')[1].split("</aside>")[0]
     assert "data-banner>Winner: " in panel
     assert len(shelf_balls(panel, 0)) == 8 and len(shelf_balls(panel, 1)) == 2
+
+
+@pytest.mark.parametrize(
+    ("variant", "chosen", "text"),
+    [
+        ("pyramid_dynamic", {"returned_pots": 1}, "{strong}: первый забитый шар возвращается"),
+        ("pyramid_free", {"returned_pots": 2}, "{strong}: первые 2 забитых шара возвращаются"),
+        ("pyramid_classic", {"head_start": 1}, "{weak} начинает с 1 очком"),
+        ("in_order", {"head_start": 5}, "{weak} начинает с 5 очками"),
+    ],
+)
+def test_the_handicap_reads_right_in_russian(
+    client, table, players, marker_user, variant, chosen, text
+):
+    """«первые 2 шаров», «с 1 очков» were the board's Russian."""
+    start(table, variant, players[:2], marker_user, weaker_seat=1, **chosen)
+    with translation.override("ru"):
+        html = client.get(reverse("games:board", args=[table.number])).content.decode()
+    names = {"strong": players[0].display_name, "weak": players[1].display_name}
+    assert text.format(**names) in html

@@ -71,3 +71,17 @@ def test_the_start_form_fragment_offers_it(marker_client):
     assert response.status_code == 200
     assert "8–5" in html  # three classes apart (the form's language: Russian)
     assert "s_head_start" in html and "s_weaker_seat" in html
+
+
+def test_the_advice_reads_right_in_russian_for_any_number():
+    """«начинает с 1 шарами» was the Russian for one ball."""
+    ann = player("Анна", skill_class="1")
+    bob = player("Борис", skill_class="2")  # one class below: one ball
+    with translation.override("ru"):
+        hint = suggest("pyramid_free", [f"p:{ann.pk}", f"p:{bob.pk}"])
+        assert hint.summary == "8–7: Борис начинает с 1 шаром на полке."
+        three = player("Вера", skill_class="novice")  # three classes below Анна
+        hint = suggest("pyramid_combined", [f"p:{ann.pk}", f"p:{three.pk}"])
+        assert hint.summary == "8–5: Вера начинает с 3 шарами на полке."
+        classic = suggest("pyramid_classic", [f"p:{ann.pk}", f"p:{bob.pk}"])
+        assert classic.summary == "Борис начинает с 9 очками."
