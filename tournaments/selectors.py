@@ -257,6 +257,7 @@ class Item:
     match: object = None
     derived: bool = False
     double: bool = False  # of a double elimination: its upper rounds say so
+    busy: list = field(default_factory=list)  # the desk: its players playing elsewhere now
 
     @property
     def table_number(self):
@@ -412,6 +413,24 @@ def board_fingerprint(tournament_id):
     if row is None:
         return None
     return hashlib.blake2b(repr(row).encode(), digest_size=8).hexdigest()
+
+
+def busy_names(view):
+    """spec key → the names of those of its players who are playing now (another match of
+    the tournament, or any game or match in the club), for the ready matches: the desk
+    offers a free table the next match whose players are both free."""
+    busy_players = busy_player_ids()
+    playing = {seed for item in view.in_play for seed in (item.seed_a, item.seed_b)}
+    found = {}
+    for item in view.queue:
+        names = [
+            name
+            for seed, name in ((item.seed_a, item.name_a), (item.seed_b, item.name_b))
+            if seed in playing or view.entrants[seed].player_id in busy_players
+        ]
+        if names:
+            found[item.spec.key] = names
+    return found
 
 
 def free_tables_for_matches():

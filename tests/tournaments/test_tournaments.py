@@ -4,6 +4,7 @@ the player pages, the demo."""
 
 import csv
 import io
+import re
 
 import pytest
 from django.test import Client
@@ -283,6 +284,40 @@ def test_round_robin_player_cannot_play_two_matches_at_once(admin_client, tables
         services.start_tournament_match(
             tournament=tournament, key=busy.spec.key, table=tables[1], marker=None
         )
+
+
+def offered_keys(page):
+    """The match keys the desk's free tables are offered ("Start here")."""
+    forms = re.findall(r'<form[^>]*class="offer".*?</form>', page, re.S)
+    return [re.search(r'name="key" value="([^"]+)"', form).group(1) for form in forms]
+
+
+def test_a_free_table_is_offered_a_match_whose_players_are_free(admin_client, tables):
+    """The next ready match's player is at another table (a game of the club, or another
+    match of a round robin): the free table is offered the next match that can start, two
+    tables never the same player, and the queue says who is playing. Before, the desk
+    offered the first ready matches anyway and their "Start here" was refused."""
+    tournament, players = make_tournament("round_robin", n=4)
+    start(tournament)
+    view = selectors.tournament_view(tournament)
+    busy = players[view.items[0].seed_a - 1]  # his first match is the first of the queue
+    game_services.start_game(
+        table=tables[0], variant="clockwise", settings={}, seats=[busy, "Гость"], marker=None
+    )
+    manage = reverse("tournaments:manage", args=[tournament.pk])
+    page = admin_client.get(manage).content.decode()
+    offered = [view.by_key[key] for key in offered_keys(page)]
+    assert len(offered) == 1  # two free tables, but the other three share a player or two
+    seeds = {offered[0].seed_a, offered[0].seed_b}
+    assert busy.pk not in {players[seed - 1].pk for seed in seeds}
+    assert f"{busy.display_name} играет сейчас" in page
+    # A match of the round robin in play keeps its two players out of the offers as well.
+    services.start_tournament_match(
+        tournament=tournament, key=offered[0].spec.key, table=tables[1], marker=None
+    )
+    page = admin_client.get(manage).content.decode()
+    assert offered_keys(page) == []  # every other match has a player at a table
+    assert "Игроки готовых матчей играют за другими столами." in page
 
 
 def test_walkover_does_not_change_ratings_and_can_be_taken_back(admin_client, tables):
