@@ -11,6 +11,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import GameStatus, variant_choices
 from players.models import PlayerOrGuest
@@ -28,8 +29,13 @@ class BreakRule(models.TextChoices):
     WINNER = "winner", _("The frame's winner breaks")
 
 
-# A match is in progress, finished or abandoned, as a game is.
-MatchStatus = GameStatus
+class MatchStatus(models.TextChoices):
+    """In progress, finished or abandoned, as a game is (the same values), in words that fit
+    a match (in Russian «матч» is masculine, «партия» feminine)."""
+
+    IN_PROGRESS = GameStatus.IN_PROGRESS.value, pgettext_lazy("match status", "In progress")
+    FINISHED = GameStatus.FINISHED.value, pgettext_lazy("match status", "Finished")
+    ABANDONED = GameStatus.ABANDONED.value, pgettext_lazy("match status", "Abandoned")
 
 
 class ResultKind(models.TextChoices):
@@ -62,7 +68,7 @@ class Handicap(models.TextChoices):
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", _("Entries open")
     RUNNING = "running", _("In progress")
-    FINISHED = "finished", _("Finished")
+    FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
 
 def race_field(label, default):

@@ -469,6 +469,25 @@ def test_public_page_board_and_csv(client, tables):
     assert client.get(reverse("tournaments:board", args=[9999])).status_code == 404
 
 
+def test_pages_say_standings_and_a_match_or_tournament_finished_in_the_right_words(client, tables):
+    """A round robin's tab is its standings («Турнирная таблица»: before, «Стол», the word
+    for a billiard table); a finished match or tournament is «Завершён» («матч», «турнир» are
+    masculine; before, «Завершена» as a game, «партия»)."""
+    tournament, _players = make_tournament("round_robin", n=3, race_group=1)
+    start(tournament)
+    while ready := [i for i in selectors.tournament_view(tournament).items if i.status == "ready"]:
+        match = services.start_tournament_match(
+            tournament=tournament, key=ready[0].spec.key, table=tables[0], marker=None
+        )
+        match = play_match(match, "a")
+    html = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert '<a href="#bracket">Турнирная таблица</a>' in html
+    assert "Завершён" in html and "Завершена" not in html
+    assert "Завершена" not in client.get(reverse("tournaments:list")).content.decode()
+    match_page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
+    assert "· Завершён ·" in " ".join(match_page.split())
+
+
 def test_player_page_lists_tournaments_with_the_place(client, tables):
     tournament, players = make_tournament(n=3, race_upper=1, race_final=1)
     start(tournament)
