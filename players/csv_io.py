@@ -186,6 +186,8 @@ class RowPlan:
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     player: Player | None = None  # with the row's values, once they are valid
+    # A new player's class as it was read («I» → «1-й разряд»): (label, value) pairs to check.
+    read: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -344,6 +346,10 @@ def plan_row(line, cells, columns, values, seen, skills, players):
     row.player = instance
     if player is None:
         row.action = "new"
+        if values.get("skill_class"):
+            model_field = Player._meta.get_field("skill_class")
+            value = display(model_field, instance.skill_class)
+            row.read.append((capfirst(model_field.verbose_name), value))
         return row
     for name in IMPORT_FIELDS:
         old, new = before[name], getattr(instance, name)

@@ -1,5 +1,6 @@
 import csv
 import io
+import re
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -320,6 +321,19 @@ def test_a_club_spreadsheet_with_its_own_headers_and_class_names(admin_client):
     response = upload(admin_client, CLUB_SPREADSHEET, encoding="cp1251")
     plan = response.context["plan"]
     assert plan.ok, (plan.errors, [(row.line, row.errors) for row in plan.rows if row.errors])
+    # the preview says how each class was read, to be checked before anything is written
+    html = response.content.decode()
+    read = re.findall(
+        r"<td>([^<]*)</td>\s*<td><span[^>]*>новый</span></td>\s*<td><div data-read>"
+        r"Разряд: ([^<]*)</div>",
+        html,
+    )
+    assert read[6] == ("Тимур Рашидович Хабибуллин (Тимоха)", "1-й разряд")  # «I»
+    assert [label for _name, label in read] == [
+        *["Кандидат в мастера спорта", "Мастер спорта", "Без разряда (новичок)"],
+        *["Без разряда (новичок)", "1-й разряд", "1-й разряд", "1-й разряд", "2-й разряд"],
+        *["3-й разряд", "3-й разряд", "1-й разряд", "2-й разряд"],
+    ]
     admin_client.post(reverse("players:import_confirm"), {"csv_text": response.context["csv_text"]})
     classes = dict(Player.objects.order_by("pk").values_list("full_name", "skill_class"))
     assert list(classes.values()) == (
