@@ -168,6 +168,10 @@ def leaderboard_view(request):
         "variant_label": variant_label(query["variant"]),
         "family_label": rating.family_label(rating.family_of(query["variant"])),
         "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
+        "rating_families": [
+            {"label": rating.family_label(family), "games": [variant_label(v) for v in keys]}
+            for family, keys in rating.families().items()
+        ],
     }
     return render(request, page_or_partial(request, "records/leaderboard.html", "board"), context)
 

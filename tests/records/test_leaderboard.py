@@ -152,3 +152,19 @@ def test_cached_board_follows_every_finished_game(season):
     clockwise(bob, ann, NOW - timedelta(minutes=5))
     rows, _s, _d = leaderboard("clockwise", "all", 1)
     assert (by_name(rows)["Bob"]["games"], by_name(rows)["Bob"]["wins"]) == (4, 2)
+
+
+def test_the_page_says_which_games_share_a_rating(client):
+    """It said "the three pocketing games share one" while four did, and nothing of the
+    pyramid games' rating."""
+    html = client.get(reverse("games:leaderboard"), headers={"Accept-Language": "ru"})
+    html = re.sub(r"\s+", " ", html.content.decode())
+    pyramid = (
+        "<b>Пирамида</b>: Свободная пирамида («Американка»), Комбинированная пирамида "
+        "(«Московская»), Динамичная пирамида («Невская»), Классическая пирамида («71 очко»)"
+    )
+    assert pyramid in html
+    assert "Кладка шаров по порядку номеров</li>" in html  # in the pocketing games' family
+    assert "<li><b>Пробка</b></li>" in html  # a rating of its own
+    assert "Партия нескольких игроков считается" in html
+    assert "три игры" not in html
