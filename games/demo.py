@@ -87,8 +87,8 @@ HISTORY = [
 ]
 
 # Club evenings: the six regulars (the first six on the roster) all play the cork game
-# together, then every pocketing game, «Американка» and «71 очко» in three pairs, so that each
-# of them has enough games for the leaderboards and a rating chart.
+# together, then every two-player game in three pairs, so that each of them has enough games
+# of every kind for the leaderboards and a rating chart.
 REGULARS = 6
 EVENINGS = 3
 
@@ -97,7 +97,9 @@ def evening(week):
     regulars = [(week + i) % REGULARS for i in range(REGULARS)]
     pairs = [regulars[i : i + 2] for i in range(0, REGULARS, 2)]
     games = [("cork", {}, regulars)]
-    for variant in ("clockwise", "cue_run", "cue_vs_hand", "pyramid_free", "pyramid_classic"):
+    for variant in rules.VARIANTS:
+        if variant == "cork":
+            continue
         games += [(variant, {}, pair) for pair in pairs]
         pairs = [[a, d] for (a, _), (_, d) in zip(pairs, pairs[1:] + pairs[:1], strict=True)]
     return games
