@@ -17,6 +17,7 @@ from tests.conftest import login
 from tests.factories import UserFactory
 from tournaments import selectors, services
 from tournaments.models import Match, Tournament
+from tournaments.simulate import play_frame
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -326,3 +327,52 @@ def test_a_tournament_of_128_is_shown_a_page_at_a_time(browser, live_server, tab
         assert layout["outside"] == [], (number, layout)
         assert layout["font"] >= 14, (number, layout)  # px
     assert sum(layout["boxes"] for layout in seen[:4]) == 64 + 32 + 16 + 8 + 4
+
+
+def test_match_and_tournament_pages_fit_a_phone(browser, live_server, tables):
+    """A spectator's phone (360 px): the table board shows the match's frame score on the
+    screen (it wrapped into a column of its own, off the right edge), the match page's
+    frames and a round robin's group table keep within the screen (they were 430 and 401 px
+    wide)."""
+    long_name = "Константин Константинопольский"
+    match = services.start_match(
+        table=tables[0],
+        variant="pyramid_free",
+        a=long_name,
+        b="Гость Пётр",
+        race_to=3,
+        marker=None,
+    )
+    for winner in ("a", "b", "a"):
+        frame = selectors.current_frame(match)
+        game = play_frame(frame.game, 0 if frame.breaker == winner else 1)
+        match, _next = services.finish_frame_and_continue(
+            game=game, expected_seq=game.last_seq, marker=None
+        )
+    tournament = Tournament.objects.create(
+        name="Круг", date="2026-12-03", variant="clockwise", format="round_robin"
+    )
+    for name in (long_name, "Константин Преображенский", "Гость Б", "Гость В"):
+        services.add_entrant(tournament=tournament, guest_name=name)
+    services.start_tournament(tournament=tournament, method="rating")
+    context, page = context_page(browser, PHONE, is_mobile=True, has_touch=True)
+    try:
+        page.goto(f"{live_server.url}/tables/{tables[0].number}/board/?poll=1")
+        score = page.locator("[data-match-score]")
+        expect(score).to_contain_text(re.compile(r"(2 : 1|1 : 2), до 3"))  # seat 1 breaks
+        box = score.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        screenshot(page, "match-board-phone", full_page=False)
+        page.goto(f"{live_server.url}/matches/{match.pk}/")
+        expect(page.locator(".frames tbody tr")).to_have_count(4)  # the fourth in play
+        screenshot(page, "match-page-phone")
+        no_horizontal_scroll(page, PHONE["width"])
+        screenshot(page, "match-page-phone")
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/#bracket")
+        expect(page.locator(".standings")).to_contain_text("Преображенский")
+        no_horizontal_scroll(page, PHONE["width"])
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/#matches")
+        no_horizontal_scroll(page, PHONE["width"])
+        screenshot(page, "tournament-phone")
+    finally:
+        context.close()
