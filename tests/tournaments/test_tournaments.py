@@ -482,6 +482,10 @@ def test_pages_say_standings_and_a_match_or_tournament_finished_in_the_right_wor
         match = play_match(match, "a")
     html = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert '<a href="#bracket">Турнирная таблица</a>' in html
+    # a frame difference below zero has the minus sign, as every score (−2, not -2)
+    assert re.search(r"<td>−[12]</td>", html) and not re.search(r"<td>-\d", html)
+    board = client.get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
+    assert re.search(r"<td>−[12]</td>", board) and not re.search(r"<td>-\d", board)
     assert "Завершён" in html and "Завершена" not in html
     assert "Завершена" not in client.get(reverse("tournaments:list")).content.decode()
     match_page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
