@@ -87,6 +87,11 @@ class Clock:
         return None if self.prepaid is None else self.prepaid - self.elapsed
 
     @property
+    def left(self):
+        """The prepaid time left as shown: never below zero (then the "time is up" warning)."""
+        return None if self.prepaid is None else max(self.remaining, 0)
+
+    @property
     def warning(self):
         """ "over", "1" or "10" when the prepaid time is up or at most 1 / 10 minutes away."""
         left = self.remaining

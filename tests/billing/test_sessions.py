@@ -5,7 +5,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from billing import selectors, services
 from billing.models import AuditEntry, BillingSettings, SessionStatus, TableSession
@@ -176,6 +178,16 @@ def test_prepaid_clock_warns_at_10_and_1_minutes(table, cashier):
         for s in (0, 3000 - 1, 3000, 3540 - 1, 3540, 3600, 4000)
     ]
     assert levels == ["", "", "10", "10", "1", "over", "over"]
+
+
+def test_a_prepaid_clock_past_its_time_shows_none_left_not_a_negative_time(table, cashier):
+    """The page as served (before clock.js ticks, or without it) said «осталось -0:06:40»."""
+    session = services.start_session(table=table, user=cashier, prepaid_minutes=60, at=MONDAY_11)
+    clock = selectors.clock_of(session, now=MONDAY_11 + timedelta(seconds=4000))
+    with translation.override("ru"):
+        html = render_to_string("billing/partials/clock.html", {"clock": clock})
+    assert "осталось 0:00:00" in html and "-0:" not in html
+    assert "Предоплаченное время истекло" in html
 
 
 def test_the_audit_log_is_append_only(table, cashier):
