@@ -4,29 +4,28 @@ A small tournament (up to 16 boxes down the tallest column, seven columns across
 page: its whole bracket, drawn big. A bigger one is shown a page at a time, the board turning
 them by itself (``static/js/board.js``; ``?page=N`` keeps a TV on one page):
 
-- the group tables, four groups a page (two when the groups are of more than eight);
-- each bracket (upper, lower, the groups' matches) on pages of its own: a bracket of more than
-  seven columns, or too tall for a page, shows five rounds from its first round still to be
-  finished (the rounds played before it are on the tournament's page);
-  what is still too tall is cut into slices of the bracket, top to bottom (slice 1/4 is the
-  top quarter of every round shown), so that each box keeps its readable size; a slice nobody
-  has reached yet (the lower bracket's at the start) is left out;
+- a group stage of one or two groups of up to three matches a round: their tables beside
+  their matches, a round to a row; else the tables four groups a page (two when the groups are
+  of more than five), then the matches like a bracket;
+- each elimination bracket (upper, lower) on pages of its own when they do not fit one: a
+  bracket of more than seven columns, or too tall for a page, shows five rounds from its first
+  round still to be finished (the rounds played before it are on the tournament's page); what
+  is still too tall is cut into slices, top to bottom (slice 1/4 is the top quarter of every
+  round shown), so that each box keeps its readable size;
 - the final's column beside a bracket's page whose last round feeds it (on a page of its own
-  while that round is not shown, once a player has reached it).
+  while that round is not shown, once a player has reached it);
+- a page nobody has reached yet (the lower bracket's at the start, the knockout during the
+  groups) is left out.
 
 >>> class Box:
 ...     def __init__(self, status):
 ...         self.status, self.name_b = status, ""
 ...         self.name_a = "Сокол" if status == "ready" else ""
-
 >>> def bracket(name, *sizes, status="waiting"):
 ...     rounds = [(n + 1, [Box(status) for _ in range(size)]) for n, size in enumerate(sizes)]
 ...     return {"name": name, "title": name, "rounds": rounds}
 >>> [p["label"] for p in paginate([bracket("upper", 8, 4, 2, 1)], [])]
 ['']
->>> pages = paginate([bracket("upper", 64, 32, 16, 8, 4, 2, 1)], [])
->>> [(p["label"], p["rows"], p["columns"]) for p in pages]
-[]
 >>> pages = paginate([bracket("upper", 64, 32, 16, 8, 4, 2, 1, status="ready")], [])
 >>> [(p["label"], p["rows"], p["columns"]) for p in pages]
 [('1/4', 16, 5), ('2/4', 16, 5), ('3/4', 16, 5), ('4/4', 16, 5)]
@@ -37,7 +36,8 @@ from math import ceil
 ROWS = 16  # boxes down a page's tallest column (a box then ~47 px high at 1080 lines)
 COLUMNS = 7  # columns across a page, the final's included
 WINDOW = 5  # rounds of a bracket a page shows when the whole bracket does not fit
-GROUPS = 4  # group tables a page (two of more than eight players)
+GROUPS, GROUP_ROWS = 4, 5  # group tables a page (two when a group has more than five players)
+BESIDE_ROUNDS, BESIDE_MATCHES = 9, 3  # a group stage's matches beside its tables, as rows
 FINISHED = ("finished", "void")
 FINAL = "final"
 GROUP = "group"
@@ -66,13 +66,9 @@ def _page(sections, standings=(), final=None, label=""):
     }
 
 
-def _fits(stacked, final, standings):
+def _fits(stacked, final):
     rounds = max((len(s["rounds"]) for s in stacked), default=0)
-    return (
-        sum(_tallest(s["rounds"]) for s in stacked) <= ROWS
-        and rounds + bool(final) <= COLUMNS
-        and len(standings) <= 2
-    )
+    return sum(_tallest(s["rounds"]) for s in stacked) <= ROWS and rounds + bool(final) <= COLUMNS
 
 
 def _entered(section):
@@ -111,13 +107,40 @@ def _bracket_pages(section, final):
     found = []
     for part in range(parts):
         sliced = [(r, _slice(items, part, parts)) for r, items in rounds]
-        label = f"{part + 1}/{parts}" if parts > 1 else ""
-        if parts > 1 and not _entered({"rounds": sliced}):
+        if not _entered({"rounds": sliced}):
             continue  # nobody there yet (a lower bracket at the start)
+        label = f"{part + 1}/{parts}" if parts > 1 else ""
         found.append(
             _page([_section(section, sliced, label)], final=final if ends else None, label=label)
         )
     return found
+
+
+def _knockout_pages(stacked, final):
+    """The elimination brackets' pages: one if they fit, else each bracket's pages and the
+    final's; none while nobody has reached them (the knockout after the groups)."""
+    if not any(_entered(s) for s in stacked + ([final] if final else [])):
+        return []
+    if _fits(stacked, final):
+        return [_page([_section(s, s["rounds"]) for s in stacked], final=final)]
+    pages = [page for section in stacked for page in _bracket_pages(section, final)]
+    if final and not any(page["has_final"] for page in pages) and _entered(final):
+        pages.append(_page([], final=final))
+    return pages
+
+
+def _group_pages(group, standings):
+    """The group stage: its tables beside its matches (a round to a row) when there are one or
+    two groups of a few rounds; else the tables four a page, then the matches like a bracket."""
+    if group is None or (
+        len(standings) <= 2
+        and len(group["rounds"]) <= BESIDE_ROUNDS
+        and _tallest(group["rounds"]) <= BESIDE_MATCHES
+    ):
+        return [_page([_section(group, group["rounds"])] if group else [], standings)]
+    per_page = GROUPS if max(len(rows) for _n, rows in standings) <= GROUP_ROWS else 2
+    pages = [_page([], standings[n : n + per_page]) for n in range(0, len(standings), per_page)]
+    return pages + _bracket_pages(group, None)
 
 
 def paginate(sections, standings):
@@ -125,16 +148,12 @@ def paginate(sections, standings):
     ``fragments.sections`` gives them, sliced), ``standings`` (the group tables it shows),
     ``rows`` and ``columns`` (what sizes its boxes), ``has_final`` and its ``label``."""
     final = next((s for s in sections if s["name"] == FINAL), None)
-    stacked = [s for s in sections if s["name"] != FINAL]
-    if _fits(stacked, final, standings):
-        pages = [_page([_section(s, s["rounds"]) for s in stacked], standings, final)]
-    else:
-        per_page = GROUPS if max((len(rows) for _n, rows in standings), default=0) <= 8 else 2
-        pages = [_page([], standings[n : n + per_page]) for n in range(0, len(standings), per_page)]
-        for section in stacked:
-            pages += _bracket_pages(section, final if section["name"] != GROUP else None)
-        if final and not any(page["has_final"] for page in pages) and _entered(final):
-            pages.append(_page([], final=final))
+    group = next((s for s in sections if s["name"] == GROUP), None)
+    knockout = [s for s in sections if s["name"] not in (FINAL, GROUP)]
+    pages = _group_pages(group, standings) if standings else []
+    pages += _knockout_pages(knockout, final)
+    if not pages:  # (a bracket drawn always has players in its first round)
+        pages = [_page([_section(s, s["rounds"]) for s in knockout], final=final)]
     count = len(pages)
     for number, page in enumerate(pages, start=1):
         page["number"], page["count"] = number, count

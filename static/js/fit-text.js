@@ -5,7 +5,7 @@
    every htmx swap, when the screen changes size and when a board turns a page (board.js). */
 (function () {
   "use strict";
-  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .bracket:not(.bracket-group) .mbox-name";
+  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .mbox-name";
   var SMALLEST = 0.55;
   var STEP = 0.95;
 

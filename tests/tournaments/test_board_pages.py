@@ -125,3 +125,22 @@ def test_groups_come_four_to_a_page_before_their_matches_and_the_knockout():
     assert [len(p["standings"]) for p in pages if p["standings"]] == [4, 4]
     assert [n for p in pages for n, _rows in p["standings"]] == list(range(1, 9))
     assert all(p["rows"] <= ROWS for p in pages)
+
+
+def test_a_group_stands_beside_its_matches_and_the_knockout_comes_once_reached():
+    sections, standings = board("round_robin", 6, played=3, groups=1, advance=2)
+    pages = paginate(sections, standings)
+    assert len(pages) == 1  # the knockout's boxes are all «…» yet
+    assert len(pages[0]["standings"]) == 1 and pages[0]["sections"][0]["name"] == "group"
+    sections, standings = board("round_robin", 6, played=15, groups=1, advance=2)  # group done
+    pages = paginate(sections, standings)
+    assert [[s["name"] for s in p["sections"]] for p in pages] == [["group"], ["final"]]
+
+
+def test_groups_of_four_matches_a_round_have_their_matches_on_a_page_of_their_own():
+    sections, standings = board("round_robin", 9, played=3, groups=2, advance=2)
+    pages = paginate(sections, standings)
+    assert [(len(p["standings"]), [s["name"] for s in p["sections"]]) for p in pages] == [
+        (2, []),
+        (0, ["group"]),
+    ]

@@ -212,11 +212,11 @@ def board_layout(page):
     return page.evaluate(
         """() => {
           const width = (el) => el.getBoundingClientRect().width;
-          // (a group's matches are many small boxes; its table beside them names the players)
-          const names = [...document.querySelectorAll(
-            '.tboard .bracket:not(.bracket-group) .mbox-name')];
+          const names = [...document.querySelectorAll('.tboard .mbox-name')]
+            .filter((el) => el.offsetParent);
           return {
-            rounds: [...document.querySelectorAll('.tboard .bracket-round')].map(width),
+            rounds: [...document.querySelectorAll('.tboard .bracket-round')]
+              .filter((el) => el.offsetParent).map(width),
             fonts: names.map((el) => parseFloat(getComputedStyle(el).fontSize)),
             cut: names.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
             below: [...document.querySelectorAll('.tboard .mbox, .tboard .group')]
@@ -229,12 +229,14 @@ def board_layout(page):
 
 
 @pytest.mark.parametrize(
-    ("entrants", "format_", "groups"), [(4, "single", 1), (8, "double", 1), (9, "round_robin", 2)]
+    ("entrants", "format_", "groups"),
+    [(4, "single", 1), (8, "double", 1), (6, "round_robin", 1), (9, "round_robin", 2)],
 )
 def test_the_tv_board_draws_a_small_tournament_big(browser, live_server, entrants, format_, groups):
     """Four entrants fill a 1920×1080 TV, read from across the hall: every round (the final
     too) is a column as wide as the others, the names are large and whole, the longest
-    included; groups feeding a knockout stand beside their matches, not over them."""
+    included; a group's matches stand beside its table, a round to a row; two groups of four
+    matches a round come a page at a time (the tables, then the matches), never squeezed."""
     tournament = Tournament.objects.create(
         name="Кубок клуба", date="2026-12-03", variant="clockwise", format=format_,
         groups=groups, advance=2 if groups > 1 else 0,
@@ -244,18 +246,27 @@ def test_the_tv_board_draws_a_small_tournament_big(browser, live_server, entrant
         services.add_entrant(tournament=tournament, player=Player.objects.create(full_name=name))
     services.start_tournament(tournament=tournament, method="rating")
     context, page = context_page(browser, TV)
+    layouts = []
     try:
-        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1")
-        layout = board_layout(page)
-        screenshot(page, f"board-tv-{entrants}-{format_}", full_page=False)  # the TV's screen
+        url = f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1"
+        page.goto(url)
+        pages = max(page.locator("#tboard [data-page]").count(), 1)
+        for number in range(1, pages + 1):
+            page.goto(f"{url}&page={number}")
+            layouts.append(board_layout(page))
+            name = f"board-tv-{entrants}-{format_}" + (f"-page-{number}" if pages > 1 else "")
+            screenshot(page, name, full_page=False)  # the TV's screen
     finally:
         context.close()
-    assert layout["below"] == 0 and layout["scroll"] <= 0 and layout["cut"] == [], layout
+    for layout in layouts:
+        assert layout["below"] == 0 and layout["scroll"] <= 0 and layout["cut"] == [], layout
+    layout = layouts[0]
     if format_ == "single":
         assert max(layout["rounds"]) - min(layout["rounds"]) < 2  # the final as wide as round 1
         assert min(layout["fonts"]) >= 30  # px: from across the hall
-    if groups > 1:
-        assert len(layout["groups"]) == 2 and min(layout["groups"]) > 400
+    if format_ == "round_robin":
+        assert len(layout["groups"]) == groups and min(layout["groups"]) > 400
+        assert len(layouts) == groups  # one group beside its matches; two, then their matches
 
 
 def page_layout(page):
