@@ -17,6 +17,9 @@
       so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger.
    7. The stroke that ends the game brings "Finish and save the result" into sight: it heads
       the console, above the scoreboard, while the marker's thumb is down at the buttons.
+   8. Opened on a phone, the console scrolls past the site's menu to the scoreboard when the
+      buttons would otherwise start below the screen: the first tap needs no scrolling, the
+      strip keeps the game in sight above them.
    6. While the console's stream (Server-Sent Events, htmx-ext-sse.js) is open, the console
       does not poll: the stream's "console" event makes it ask for itself; while the stream is
       down, it polls every CONSOLE_POLL_SECONDS as before. The push is heard on the stream
@@ -183,6 +186,21 @@
   function noteFinish() {
     if (finishShown === null) finishShown = Boolean(document.querySelector("#console [data-finish]"));
   }
-  document.addEventListener("DOMContentLoaded", noteFinish);
-  if (document.readyState !== "loading") noteFinish();
+
+  var reached = false;
+  function reachButtons() {
+    if (reached) return;
+    reached = true;
+    var button = document.querySelector("#console .actions button, #console .actions summary");
+    var board = document.querySelector("#console .scoreboard");
+    var strip = document.querySelector("#console [data-strip]");
+    if (!button || !board || window.scrollY > 0 || location.hash) return;
+    if (button.getBoundingClientRect().bottom <= window.innerHeight) return;  // already at hand
+    var gap = strip ? strip.getBoundingClientRect().height + 8 : 0;
+    window.scrollTo(0, board.getBoundingClientRect().top - gap);
+  }
+
+  function onLoad() { noteFinish(); reachButtons(); }
+  document.addEventListener("DOMContentLoaded", onLoad);
+  if (document.readyState !== "loading") onLoad();
 })();

@@ -13,7 +13,14 @@ from games import rules
 from tests.conftest import login as sign_in
 from tests.factories import TableFactory, UserFactory, ev, record, start
 
-from .test_console_browser import PHONE, no_horizontal_scroll, scores, screenshot, tap
+from .test_console_browser import (
+    ARTIFACTS,
+    PHONE,
+    no_horizontal_scroll,
+    scores,
+    screenshot,
+    tap,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -109,3 +116,15 @@ def test_the_winning_stroke_brings_finish_into_sight(page, live_server, marker_o
     page.wait_for_timeout(300)
     assert in_sight(page, "[data-finish]")
     screenshot(page, "pyramid_free-won")
+
+
+def test_opened_on_a_phone_the_buttons_are_at_hand(page, live_server, marker_on_phone):
+    """The site's menu, the heading, the scoreboard and the figures pushed every button below
+    a 740 px screen: the marker had to scroll before his first tap."""
+    names = ["Константин Преображенский", "Николай Фёдоров"]
+    game = start(TableFactory(number=11), "pyramid_dynamic", names, marker_on_phone, head_start=2)
+    open_console(page, live_server, game)
+    page.wait_for_timeout(200)
+    assert in_sight(page, '.action-pot button[data-count="1"]')
+    assert in_sight(page, "#console .scoreboard")  # both scores beneath the strip
+    page.screenshot(path=str(ARTIFACTS / "console-pyramid_dynamic-opened.png"))
