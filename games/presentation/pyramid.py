@@ -48,10 +48,12 @@ def handicap_text(settings, names=None, unit="balls"):
                 )
                 % {"weaker": weaker, "n": handicap.head_start}
             )
-    if handicap.returned_pots:
+    if handicap.returned_pots == 1:  # («первый шар»: Russian's first plural form is 21's too)
+        parts.append(_("%(stronger)s's first ball goes back") % {"stronger": stronger})
+    elif handicap.returned_pots:
         parts.append(
             ngettext(
-                "%(stronger)s's first ball goes back",
+                "%(stronger)s's first %(n)s ball goes back",
                 "%(stronger)s's first %(n)s balls go back",
                 handicap.returned_pots,
             )
