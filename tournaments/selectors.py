@@ -268,6 +268,11 @@ class Item:
         return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
 
     @property
+    def has_score(self):
+        """A score in frames: played or in play (a walkover or a withdrawal has none)."""
+        return self.score_a is not None and self.kind in ("", ResultKind.PLAYED)
+
+    @property
     def stage_label(self):
         """ "Upper bracket, round 2", "Group 1, round 3", "Grand final", … (translated)."""
         spec = self.spec

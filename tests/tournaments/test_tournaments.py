@@ -338,6 +338,28 @@ def test_walkover_does_not_change_ratings_and_can_be_taken_back(admin_client, ta
     assert item(tournament, key).status == "ready"
 
 
+def test_a_walkover_shows_who_went_through_and_no_score(admin_client, tables):
+    """A walkover has no frames: the pages say «неявка» and who goes through, never a
+    «0 : 0» as if a match had been played (the bracket, the match list and the desk did)."""
+    tournament, players = make_tournament(n=4)
+    start(tournament)
+    key = selectors.bracket_of(tournament).matches[0].key
+    admin_client.post(
+        reverse("tournaments:walkover", args=[tournament.pk]), {"key": key, "winner": "b"}
+    )
+    walkover = item(tournament, key)
+    winner = walkover.name_b
+    box = Client().get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
+    box = box.split(f'data-key="{key}"')[1].split("</div>")[0]
+    assert "неявка" in box and 'class="mbox-score">0<' not in box
+    public = Client().get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    row = public.split('id="matches"')[1].split("</tr>")[1]
+    assert "0 : 0" not in row and f"неявка: {winner}" in " ".join(row.split())
+    desk = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    results = " ".join(desk.split("Результаты")[1].split())
+    assert "0 : 0" not in results and f"(Неявка: {winner})" in results
+
+
 def test_undo_is_refused_with_the_reason_once_a_later_match_started(admin_client, tables):
     tournament, _players = make_tournament(n=4, race_upper=1, race_final=1)
     start(tournament)
