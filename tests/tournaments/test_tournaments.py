@@ -390,7 +390,13 @@ def test_withdrawal_loses_the_remaining_matches_without_play(admin_client, table
     tournament, _players = make_tournament("round_robin", n=4)
     start(tournament)
     entrant = tournament.entrants.get(seed=2)
-    admin_client.post(reverse("tournaments:withdraw", args=[tournament.pk, entrant.pk]))
+    desk = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    # One tap would withdraw him for good: the desk asks first, saying what it means.
+    assert 'class="confirm-withdraw"' in desk and "Это нельзя отменить." in desk
+    response = admin_client.post(
+        reverse("tournaments:withdraw", args=[tournament.pk, entrant.pk]), follow=True
+    )
+    assert f"{entrant.name} снят с турнира" in response.content.decode()
     view = selectors.tournament_view(tournament)
     his = [i for i in view.items if 2 in (i.seed_a, i.seed_b)]
     assert all(i.status == "finished" and i.kind == "withdrawal" for i in his)

@@ -257,7 +257,13 @@ def undo_result(request, pk, match_pk):
 
 @desk_action
 def withdraw(request, pk, entrant_pk):
-    services.withdraw(entrant=_entrant(pk, entrant_pk))
+    entrant = _entrant(pk, entrant_pk)
+    services.withdraw(entrant=entrant)
+    messages.success(
+        request,
+        _("%(name)s is withdrawn: his matches left are lost by withdrawal.")
+        % {"name": entrant.name},
+    )
 
 
 # --- public ---------------------------------------------------------------------------------
