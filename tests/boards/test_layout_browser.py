@@ -68,6 +68,16 @@ TEXT_PROBLEMS = """() => {
       el.classList.remove("fitting");
       if (broken) problems.push(`${describe(el)} breaks inside a word`);
     }
+    // a pill (a badge with round ends): its text must not run into the round ends
+    if (parseFloat(style.borderTopLeftRadius) >= rect.height / 2 - 1 && rect.width > rect.height * 1.5
+        && style.backgroundColor !== "rgba(0, 0, 0, 0)") {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const text = range.getBoundingClientRect();
+      if (text.width > rect.width - rect.height * 0.6) {
+        problems.push(`${describe(el)} runs into its pill's round ends`);
+      }
+    }
     if (style.display === "inline") continue;
     const wide = el.scrollWidth > el.clientWidth + 1;
     const tall = el.scrollHeight > el.clientHeight + 1 && style.webkitLineClamp !== "none";
