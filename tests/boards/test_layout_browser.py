@@ -69,8 +69,9 @@ TEXT_PROBLEMS = """() => {
       if (broken) problems.push(`${describe(el)} breaks inside a word`);
     }
     // a pill (a badge with round ends): its text must not run into the round ends
-    if (parseFloat(style.borderTopLeftRadius) >= rect.height / 2 - 1 && rect.width > rect.height * 1.5
-        && style.backgroundColor !== "rgba(0, 0, 0, 0)") {
+    const pill = parseFloat(style.borderTopLeftRadius) >= rect.height / 2 - 1
+      && rect.width > rect.height * 1.5;  // not a ball: a circle
+    if (pill && style.backgroundColor !== "rgba(0, 0, 0, 0)") {
       const range = document.createRange();
       range.selectNodeContents(el);
       const text = range.getBoundingClientRect();
