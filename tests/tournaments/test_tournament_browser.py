@@ -387,3 +387,24 @@ def test_match_and_tournament_pages_fit_a_phone(browser, live_server, tables):
         screenshot(page, "tournament-phone")
     finally:
         context.close()
+
+
+def test_radios_and_boxes_sit_beside_their_words(page, live_server):
+    """The desk's seeding radios and the tournament form's setting boxes are small controls
+    beside their labels (the radios were 44 px circles over their words, stretched like
+    fields, and the form's box stood alone on a line above its label)."""
+    UserFactory(username="club-admin", groups=[ADMINS])
+    tournament = Tournament.objects.create(
+        name="Кубок", date="2026-12-03", variant="clockwise", format="single"
+    )
+    login(page, live_server, "club-admin")
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/manage/")
+    for radio in page.locator("input[name=seeding]").all():
+        box, label = radio.bounding_box(), radio.locator("xpath=..").bounding_box()
+        assert box["width"] < 30 and box["height"] < 30, box
+        assert label["height"] < 60, label  # one line: the radio beside its words
+    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/edit/")
+    check = page.locator("label.check").first
+    box = check.locator("input").bounding_box()
+    words = check.bounding_box()
+    assert box["width"] < 30 and words["height"] < 60 and box["x"] - words["x"] < 10, (box, words)
