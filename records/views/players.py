@@ -1,4 +1,5 @@
-"""The public player page: his records per game, his rating over time, his games."""
+"""The public player page: his records per game, his rating over time, the handicap his
+records suggest against another player, his games."""
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
@@ -8,6 +9,7 @@ from django.views.decorators.vary import vary_on_headers
 from clubsite.htmx import wants_partial
 from games.models import Outcome
 from players.models import Player
+from records.forms import HandicapAdviceForm
 from records.stats import player_games, player_ratings, player_records
 
 GAMES_PER_PAGE = 25
@@ -26,10 +28,15 @@ def player_detail(request, pk):
         }
         for seat in page.object_list
     ]
+    asked = HandicapAdviceForm(player, request.GET if "opponent" in request.GET else None)
     context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
+    context |= {"advice_form": asked, "advice": asked.advice()}
+    status = 400 if asked.is_bound and not asked.is_valid() else 200
     template = "records/player_detail.html"
     if wants_partial(request, target="player-games"):
         return render(request, template + "#games", context)
+    if wants_partial(request, target="handicap-advice"):
+        return render(request, template + "#advice", context, status=status)
     context["records"] = player_records(player)
     context["ratings"] = player_ratings(player)
-    return render(request, template, context)
+    return render(request, template, context, status=status)

@@ -1,0 +1,32 @@
+"""The player page's handicap question: which game, against whom."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import variant_label
+from players.models import Player
+from records import handicap
+
+
+class HandicapAdviceForm(forms.Form):
+    """GET ``game`` and ``opponent``: the handicap the two players' records suggest."""
+
+    game = forms.ChoiceField(label=_("Game"))
+    opponent = forms.ModelChoiceField(
+        label=_("Against"), queryset=Player.objects.none(), empty_label=_("Choose a player")
+    )
+
+    def __init__(self, player, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+        self.fields["game"].choices = [(key, variant_label(key)) for key in handicap.VARIANTS]
+        self.fields["opponent"].queryset = (
+            Player.objects.filter(is_active=True).exclude(pk=player.pk).order_by("full_name")
+        )
+
+    def advice(self):
+        """The suggested handicap (a ``handicap.Hint``), or None while the form is not valid."""
+        if not self.is_valid():
+            return None
+        seats = [f"p:{self.player.pk}", f"p:{self.cleaned_data['opponent'].pk}"]
+        return handicap.suggest(self.cleaned_data["game"], seats)
