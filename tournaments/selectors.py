@@ -257,6 +257,8 @@ class Item:
     match: object = None
     derived: bool = False
     double: bool = False  # of a double elimination: its upper rounds say so
+    final_round: int = 0  # a knockout without a lower bracket: its final's round
+    groups: int = 0  # a round robin: how many groups
     busy: list = field(default_factory=list)  # the desk: its players playing elsewhere now
 
     @property
@@ -279,6 +281,8 @@ class Item:
         if spec.bracket == "final":
             return gettext("Grand final, reset") if spec.reset else gettext("Final")
         if spec.bracket == "group":
+            if self.groups == 1:
+                return gettext("Round %(round)s") % {"round": spec.round}
             return gettext("Group %(group)s, round %(round)s") % {
                 "group": spec.group,
                 "round": spec.round,
@@ -287,7 +291,13 @@ class Item:
             return gettext("Lower bracket, round %(round)s") % {"round": spec.round}
         if self.double:
             return gettext("Upper bracket, round %(round)s") % {"round": spec.round}
-        return gettext("Round %(round)s") % {"round": spec.round}
+        # A knockout (after the groups too) names its rounds by how far from the final.
+        to_final = self.final_round - spec.round
+        if to_final == 1:
+            return gettext("Semi-final")
+        if to_final == 2:
+            return gettext("Quarter-final")
+        return gettext("1/%(part)s final") % {"part": 2**to_final}
 
 
 @dataclass
@@ -349,6 +359,7 @@ def tournament_view(tournament):
     in_play = [m.pk for m in matches.values() if m.status == MatchStatus.IN_PROGRESS]
     live = live_frame_sides(in_play) if in_play else {}
     double = bracket.format == brackets.DOUBLE
+    final_round = max((m.round for m in bracket.matches if m.bracket == brackets.FINAL), default=0)
     items = []
     for spec in bracket.matches:
         ms = state.matches[spec.key]
@@ -368,6 +379,8 @@ def tournament_view(tournament):
             match=match,
             derived=ms.derived,
             double=double,
+            final_round=final_round,
+            groups=len(bracket.groups),
         )
         if ms.result is not None:
             item.score_a, item.score_b = ms.result.score_a, ms.result.score_b

@@ -460,6 +460,33 @@ def test_the_final_of_a_single_elimination_is_called_the_final(client, db):
     assert "Повторный финал" not in board and "Суперфинал" not in board
 
 
+def test_knockout_rounds_are_named_from_the_final(client, db):
+    """The match list and the desk name a knockout's rounds as players do («1/8 финала»,
+    «Четвертьфинал», «Полуфинал»; the semi-final of five was «Тур 2»), a single group's
+    rounds without «Группа 1», and the knockout after the groups apart from their rounds
+    (it was «Тур 1» among the groups' «Группа 1, тур 1»)."""
+    tournament, _players = make_tournament("single", n=9)
+    start(tournament)
+    labels = [i.stage_label for i in selectors.tournament_view(tournament).items]
+    assert labels.count("1/8 финала") == 1  # 9 entrants: one match before the last 8
+    assert labels.count("Четвертьфинал") == 4 and labels.count("Полуфинал") == 2
+    assert labels[-1] == "Финал"
+    html = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "<td>Четвертьфинал</td>" in html
+
+    group, _players = make_tournament("round_robin", n=4, prefix="Круг")
+    start(group)
+    assert {i.stage_label for i in selectors.tournament_view(group).items} == {
+        "Тур 1",
+        "Тур 2",
+        "Тур 3",
+    }
+    groups, _players = make_tournament("round_robin", n=8, prefix="Группы", groups=2, advance=2)
+    start(groups)
+    labels = [i.stage_label for i in selectors.tournament_view(groups).items]
+    assert labels[0] == "Группа 1, тур 1" and labels[-3:] == ["Полуфинал", "Полуфинал", "Финал"]
+
+
 def test_public_page_board_and_csv(client, tables):
     tournament, players = make_tournament("double", n=5)
     Player.objects.filter(pk=players[4].pk).update(full_name="=HYPERLINK(1)")
