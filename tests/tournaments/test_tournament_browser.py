@@ -408,3 +408,31 @@ def test_radios_and_boxes_sit_beside_their_words(page, live_server):
     box = check.locator("input").bounding_box()
     words = check.bounding_box()
     assert box["width"] < 30 and words["height"] < 60 and box["x"] - words["x"] < 10, (box, words)
+
+
+def test_the_public_bracket_fits_a_desktop_with_names_whole(browser, live_server):
+    """The tournament's page on a 1920 px desktop: the lower bracket of sixteen fits the page
+    (its last round was off the right edge, behind a scroll bar) and no name is cut short
+    (long ones take two lines; they were «Андрей Васил…»)."""
+    tournament = Tournament.objects.create(
+        name="Кубок", date="2026-12-03", variant="clockwise", format="double"
+    )
+    for i in range(16):
+        name = LONG_NAMES[i % 2] if i < 4 else f"Игрок {i + 1}"
+        services.add_entrant(tournament=tournament, guest_name=f"{name} {i + 1}")
+    services.start_tournament(tournament=tournament, method="rating")
+    context, page = context_page(browser, {"width": 1920, "height": 1080})
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/#bracket")
+        layout = page.evaluate(
+            """() => ({
+              overflow: [...document.querySelectorAll('#bracket .bracket-rounds')]
+                .map((el) => el.scrollWidth - el.clientWidth),
+              cut: [...document.querySelectorAll('#bracket .mbox-name')]
+                .filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent),
+            })"""
+        )
+        screenshot(page, "public-bracket-desktop")
+    finally:
+        context.close()
+    assert max(layout["overflow"]) <= 0 and layout["cut"] == [], layout
