@@ -246,6 +246,10 @@ def test_results_advance_the_bracket_and_nobody_is_double_booked(admin_client, t
     marker.force_login(marker_user)
     page = marker.get(reverse("games:table", args=[tables[0].number]))
     assert page.url == reverse("games:console", args=[selectors.current_frame(match).game_id])
+    # Its console names the tournament (with a link to it) beside the frame score.
+    console = marker.get(page.url).content.decode()
+    assert "0 : 0, до 2" in console
+    assert f'<a href="{reverse("tournaments:detail", args=[tournament.pk])}">Кубок</a>' in console
     # The same match again, or any match on the busy table: refused.
     admin_client.post(call, {"key": semis[0], "table": tables[1].pk})
     admin_client.post(call, {"key": semis[1], "table": tables[0].pk})
