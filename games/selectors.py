@@ -96,11 +96,22 @@ def seats_of(game):
 
 
 def search_players(query, *, exclude_ids=(), limit=10):
-    """Active roster players matching ``query`` as the marker types, minus ``exclude_ids``."""
+    """Active roster players matching ``query`` as the marker types, minus ``exclude_ids``;
+    each with ``playing_at``: the number of the table where he is playing now, or None (so
+    that the marker sees it before he picks him; one query more when any is found)."""
     if not (query or "").strip():
         return []
     players = players_selectors.search_players(query).exclude(pk__in=list(exclude_ids))
-    return list(players.order_by("full_name")[:limit])
+    found = list(players.order_by("full_name")[:limit])
+    if found:
+        playing = dict(
+            Seat.objects.filter(
+                game__status=GameStatus.IN_PROGRESS, player_id__in=[p.pk for p in found]
+            ).values_list("player_id", "game__table__number")
+        )
+        for player in found:
+            player.playing_at = playing.get(player.pk)
+    return found
 
 
 def games_in_progress():

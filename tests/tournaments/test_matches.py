@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import services as game_services
 from games.models import Game, GameStatus
 from records import rating
 from tournaments import selectors, services
@@ -67,6 +68,28 @@ def test_marker_starts_a_match_from_the_form(marker_client, table, players):
     assert str(game.settings["cue_seat"]) == "1"
     console = marker_client.get(reverse("games:console", args=[game.pk])).content.decode()
     assert "0 : 0, до 3" in console
+
+
+def test_the_roster_search_says_who_is_playing_now(marker_client, tables, players):
+    """Picking the players of a match, the marker sees who is at another table before he
+    taps him (in the demo club three of five players found were, and the start was refused
+    only after the whole form was filled)."""
+    game_services.start_game(
+        table=tables[1], variant="cue_vs_hand", settings={}, seats=[players[0], "Гость"],
+        marker=None,
+    )  # fmt: skip
+    response = marker_client.post(
+        reverse("tournaments:match_new") + f"?table={tables[0].number}",
+        {"op": "search", "q": players[0].full_name.split()[0], "variant": "cue_vs_hand"},
+    )
+    html = " ".join(response.content.decode().split())
+    assert f'data-player="{players[0].pk}"' in html
+    assert f"играет за столом {tables[1].number}" in html
+    free = marker_client.post(
+        reverse("tournaments:match_new") + f"?table={tables[0].number}",
+        {"op": "search", "q": players[1].full_name.split()[0], "variant": "cue_vs_hand"},
+    ).content.decode()
+    assert f'data-player="{players[1].pk}"' in free and "играет за столом" not in free
 
 
 def test_one_tap_per_frame_and_the_match_ends_by_itself(marker_client, table, players, marker_user):
