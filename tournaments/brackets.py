@@ -799,12 +799,23 @@ def check_undo(
         )
     started = set(started)
     for spec in bracket.dependents(key):
-        if spec.key in results or spec.key in started:
+        if spec.key in started and spec.key not in results:
             raise BracketError(
                 "depends",
                 Message(
                     gettext_noop(
-                        "Match %(number)s has already been played or started after this one: "
+                        "Match %(number)s, which follows this one, is being played: "
+                        "abandon it first (its match page)."
+                    ),
+                    {"number": spec.number},
+                ),
+            )
+        if spec.key in results:
+            raise BracketError(
+                "depends",
+                Message(
+                    gettext_noop(
+                        "Match %(number)s has already been played after this one: "
                         "take its result back first."
                     ),
                     {"number": spec.number},

@@ -385,7 +385,9 @@ def test_undo_is_refused_with_the_reason_once_a_later_match_started(admin_client
     response = admin_client.post(
         reverse("tournaments:undo", args=[tournament.pk, first.pk]), follow=True
     )
-    assert "уже сыгран или начат" in response.content.decode()
+    # The final is in play, not over: the reason says what to do (abandon it), not "take its
+    # result back" (it has none yet).
+    assert "сейчас идёт: сначала прервите его" in response.content.decode()
     first.refresh_from_db()
     assert first.status == MatchStatus.FINISHED
 
