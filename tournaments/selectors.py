@@ -107,7 +107,11 @@ def current_frame(match, frames=None):
 
 
 def match_in_progress_on(table):
-    return Match.objects.filter(table=table, status=MatchStatus.IN_PROGRESS).first()
+    return (
+        Match.objects.filter(table=table, status=MatchStatus.IN_PROGRESS)
+        .select_related("player_a", "player_b", "tournament")
+        .first()
+    )
 
 
 def busy_player_ids():

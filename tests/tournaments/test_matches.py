@@ -218,6 +218,29 @@ def test_bad_match_requests_change_nothing(marker_client, table, players, change
     assert not Match.objects.exists() and not Game.objects.exists()
 
 
+def test_a_match_whose_frame_was_abandoned_is_not_lost_at_its_table(
+    marker_client, table, players, marker_user
+):
+    """The marker abandons a frame on the console («Прервать партию…»): the match is still in
+    progress at that table, so the table's page says so and goes on with it (next frame) or
+    stops it, instead of a bare new-game form that left the match hanging there (the desk
+    could not use the table, the TV showed it in play)."""
+    match = start(table, players[0], players[1], marker_user, race_to=3)
+    win_frame(marker_client, match, "a")
+    game = frame_game(match, 2)
+    marker_client.post(reverse("games:abandon", args=[game.pk]), {"seq": game.last_seq})
+    game.refresh_from_db()
+    assert game.status == GameStatus.ABANDONED
+    page = marker_client.get(reverse("games:table", args=[table.number])).content.decode()
+    assert f'data-match="{match.pk}"' in page and "1 : 0, до 3" in page
+    assert reverse("tournaments:match_next", args=[match.pk]) in page
+    assert reverse("tournaments:match_abandon", args=[match.pk]) in page
+    marker_client.post(reverse("tournaments:match_next", args=[match.pk]))
+    assert selectors.current_frame(match).number == 3
+    page = marker_client.get(reverse("games:table", args=[table.number]))
+    assert page.url == reverse("games:console", args=[frame_game(match, 3).pk])
+
+
 def test_a_player_cannot_play_two_matches_at_once(table, tables, players, marker_user):
     start(table, players[0], players[1], marker_user)
     with pytest.raises(services.ValidationError):

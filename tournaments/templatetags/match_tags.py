@@ -57,3 +57,13 @@ def match_console_bar(context, game, outcome=None):
 @register.inclusion_tag("tournaments/matches/_result_panel.html", takes_context=True)
 def match_result_panel(context, game):
     return {"line": _line(game), "game": game, "csrf_token": context.get("csrf_token")}
+
+
+@register.inclusion_tag("tournaments/matches/_table_match.html", takes_context=True)
+def match_on_table(context, table):
+    """On a table's start page: a match still in progress there with no frame in play (its
+    frame was abandoned on the console), with the taps that go on with it or stop it: the
+    table is not free while it is."""
+    match = selectors.match_in_progress_on(table) if table is not None else None
+    score = selectors.match_score(match) if match is not None else None
+    return {"match": match, "score": score, "csrf_token": context.get("csrf_token")}
