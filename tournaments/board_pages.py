@@ -9,9 +9,10 @@ them by itself (``static/js/board.js``; ``?page=N`` keeps a TV on one page):
   of more than five), then the matches like a bracket;
 - each elimination bracket (upper, lower) on pages of its own when they do not fit one: a
   bracket of more than seven columns, or too tall for a page, shows five rounds from its first
-  round still to be finished (the rounds played before it are on the tournament's page); what
-  is still too tall is cut into slices, top to bottom (slice 1/4 is the top quarter of every
-  round shown), so that each box keeps its readable size;
+  round still to be finished (the rounds played before it are on the tournament's page), and
+  the next five on pages of their own while a match there is ready; what is still too tall is
+  cut into slices, top to bottom (slice 1/4 is the top quarter of every round shown), so
+  that each box keeps its readable size;
 - the final's column beside a bracket's page whose last round feeds it (on a page of its own
   while that round is not shown, once a player has reached it);
 - a page nobody has reached yet (the lower bracket's at the start, the knockout during the
@@ -21,12 +22,14 @@ them by itself (``static/js/board.js``; ``?page=N`` keeps a TV on one page):
 ...     def __init__(self, status):
 ...         self.status, self.name_b = status, ""
 ...         self.name_a = "Сокол" if status == "ready" else ""
->>> def bracket(name, *sizes, status="waiting"):
-...     rounds = [(n + 1, [Box(status) for _ in range(size)]) for n, size in enumerate(sizes)]
+>>> def bracket(name, *sizes):
+...     rounds = [(n + 1, [Box("waiting") for _ in range(size)]) for n, size in enumerate(sizes)]
 ...     return {"name": name, "title": name, "rounds": rounds}
 >>> [p["label"] for p in paginate([bracket("upper", 8, 4, 2, 1)], [])]
 ['']
->>> pages = paginate([bracket("upper", 64, 32, 16, 8, 4, 2, 1, status="ready")], [])
+>>> upper = bracket("upper", 64, 32, 16, 8, 4, 2, 1)  # 128 players: only round 1 can play
+>>> upper["rounds"][0] = (1, [Box("ready") for _ in range(64)])
+>>> pages = paginate([upper], [])
 >>> [(p["label"], p["rows"], p["columns"]) for p in pages]
 [('1/4', 16, 5), ('2/4', 16, 5), ('3/4', 16, 5), ('4/4', 16, 5)]
 """
@@ -39,6 +42,7 @@ WINDOW = 5  # rounds of a bracket a page shows when the whole bracket does not f
 GROUPS, GROUP_ROWS = 4, 5  # group tables a page (two when a group has more than five players)
 BESIDE_ROUNDS, BESIDE_MATCHES = 9, 3  # a group stage's matches beside its tables, as rows
 FINISHED = ("finished", "void")
+PLAYABLE = ("ready", "held", "in_progress")
 FINAL = "final"
 GROUP = "group"
 
@@ -76,20 +80,29 @@ def _entered(section):
     return any(i.name_a or i.name_b for _r, items in section["rounds"] for i in items)
 
 
-def _window(rounds):
-    """The rounds a page shows of a bracket too big for one: five, from the first round with
-    a match still to be finished (or fewer before it, down to the last five, while they stay
-    no taller than a page)."""
+def _windows(rounds):
+    """The runs of rounds the pages show of a bracket too big for one: five, from the first
+    round with a match still to be finished (or fewer before it, down to the last five, while
+    they stay no taller than a page), and five more while a later round has a match to play
+    (one half of a bracket may run ahead of the other)."""
     if len(rounds) + 1 <= COLUMNS and _tallest(rounds) <= ROWS:
-        return rounds
-    current = next(
-        (n for n, (_r, items) in enumerate(rounds) if any(i.status not in FINISHED for i in items)),
-        len(rounds),
-    )
+        return [rounds]
+    unfinished = [
+        n for n, (_r, items) in enumerate(rounds) if any(i.status not in FINISHED for i in items)
+    ]
+    playable = [
+        n for n, (_r, items) in enumerate(rounds) if any(i.status in PLAYABLE for i in items)
+    ]
+    current = unfinished[0] if unfinished else len(rounds)
     start = max(min(current, len(rounds) - WINDOW), 0)
     while start < current and _tallest(rounds[start : start + WINDOW]) > ROWS:
         start += 1
-    return rounds[start : start + WINDOW]
+    last = max(playable, default=start)
+    runs = [rounds[start : start + WINDOW]]
+    while start + WINDOW <= last:
+        start += WINDOW
+        runs.append(rounds[start : start + WINDOW])
+    return runs
 
 
 def _slice(items, part, parts):
@@ -101,18 +114,17 @@ def _slice(items, part, parts):
 
 
 def _bracket_pages(section, final):
-    rounds = _window(section["rounds"])
-    ends = rounds[-1] is section["rounds"][-1]
-    parts = max(ceil(_tallest(rounds) / ROWS), 1)
     found = []
-    for part in range(parts):
-        sliced = [(r, _slice(items, part, parts)) for r, items in rounds]
-        if not _entered({"rounds": sliced}):
-            continue  # nobody there yet (a lower bracket at the start)
-        label = f"{part + 1}/{parts}" if parts > 1 else ""
-        found.append(
-            _page([_section(section, sliced, label)], final=final if ends else None, label=label)
-        )
+    for rounds in _windows(section["rounds"]):
+        ends = rounds[-1] is section["rounds"][-1]
+        parts = max(ceil(_tallest(rounds) / ROWS), 1)
+        for part in range(parts):
+            sliced = [(r, _slice(items, part, parts)) for r, items in rounds]
+            if not _entered({"rounds": sliced}):
+                continue  # nobody there yet (a lower bracket at the start)
+            label = f"{part + 1}/{parts}" if parts > 1 else ""
+            final_here = final if ends else None
+            found.append(_page([_section(section, sliced, label)], final=final_here, label=label))
     return found
 
 
