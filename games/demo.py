@@ -138,7 +138,7 @@ def showcase(key, index, roster):
 
 # The game left in progress at each game's table: seat indexes into the roster (players
 # already at another table are replaced by guests) and strokes recorded so far. A game not
-# listed is played by guests (the rest of the roster stays free for the demo tournaments),
+# listed is played by two guests (the rest of the roster stays free for the demo tournaments),
 # a dozen strokes.
 IN_PROGRESS = {
     "cork": ([12, 1, 3, 5, 10, 6], 9),  # six players, the longest names: the wall's big tile
@@ -146,18 +146,25 @@ IN_PROGRESS = {
     "cue_run": ([4, 9], 12),
 }
 IN_PROGRESS_SETTINGS = {"cue_run": HANDICAPS["cue_run"]}  # the board's adjusted totals
+# Guests of the evening, by the names a marker types for them (none is on the roster).
+GUESTS = [
+    "Виктор Зайцев", "Игорь Белов", "Роман Орлов", "Тимур Сафин", "Олег Громов", "Вадим Котов",
+    "Юрий Ершов", "Глеб Титов", "Антон Жуков", "Илья Быстров", "Кирилл Носов", "Марат Юсупов",
+    "Степан Греков", "Фёдор Исаев", "Руслан Ким", "Борис Лавров",
+]  # fmt: skip
 
 
-def in_progress_seats(key, players, busy):
-    """The players of a game left in progress, none of them already at another table."""
+def in_progress_seats(key, players, busy, guests):
+    """The players of a game left in progress, none of them already at another table (guests
+    from the iterator ``guests`` stand in)."""
     variant = rules.get_variant(key)
     if key not in IN_PROGRESS:
-        return [f"Гость {n}" for n in range(1, variant.min_seats + 1)], 12
+        return [next(guests) for _ in range(variant.min_seats)], 12
     indexes, strokes = IN_PROGRESS[key]
     seats = []
-    for number, index in enumerate(indexes, start=1):
+    for index in indexes:
         free = [p for p in players[index:] + players[:index] if p.pk not in busy]
-        seats.append(free[0] if free else f"Гость {number}")
+        seats.append(free[0] if free else next(guests))
         busy.update(seat.pk for seat in seats[-1:] if not isinstance(seat, str))
     return seats, strokes
 
@@ -203,9 +210,9 @@ def load_demo_games(*, tables, players, marker, seed=2026):
         started = now - timedelta(hours=20 * (len(history) - number) + rng.randint(0, 5))
         backdate(game, started)
     rng = random.Random(seed)  # the running games do not depend on the history's length
-    busy = set()
+    busy, guests = set(), iter(GUESTS)
     for table, key in zip(tables, rules.VARIANTS, strict=False):
-        seats, strokes = in_progress_seats(key, players, busy)
+        seats, strokes = in_progress_seats(key, players, busy, guests)
         play(
             table=table,
             variant=key,

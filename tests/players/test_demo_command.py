@@ -89,6 +89,9 @@ def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress():
     assert all(g.last_seq > 0 for g in playing)
     seated = [seat.player_id for g in playing for seat in g.seats.all() if seat.player_id]
     assert len(seated) == len(set(seated))  # nobody plays at two tables at once
+    guests = [seat.guest_name for g in playing for seat in g.seats.all() if not seat.player_id]
+    assert len(guests) == len(set(guests))  # guests by their names, as a marker types them
+    assert not [name for name in guests if re.fullmatch(r"Гость \d+", name)]
     assert Table.objects.exclude(games__status=GameStatus.IN_PROGRESS).count() >= 2
     # The demo tournaments' frames are games too, played after this line is printed.
     assert f"Games: {Game.objects.filter(match_frame=None).count()} created." in output
