@@ -13,6 +13,7 @@ from games.presentation.pyramid import (
     BALLS_PER_GAME,
     BEST_RUN,
     FOULS_PER_GAME,
+    NamedHandicap,
     handicap_figures,
     handicap_text,
 )
@@ -34,7 +35,7 @@ def numbered(balls, table=()):
     ]
 
 
-class ClassicPresentation(Presentation):
+class ClassicPresentation(NamedHandicap, Presentation):
     key = classic_pyramid.VARIANT.key
 
     # --- the console
@@ -42,7 +43,7 @@ class ClassicPresentation(Presentation):
     def console_key_figure(self, state):
         return (_("Points on the table"), state.points_on_table)
 
-    def console_figures(self, state):
+    def console_figures(self, state, names=None):
         figures = [
             (_("First to"), state.settings.target),
             (_("Points on the table"), state.points_on_table),
@@ -50,7 +51,7 @@ class ClassicPresentation(Presentation):
         ]
         if state.in_hand and not state.finished:
             figures.append((_("Next stroke"), _("from hand from home")))
-        return figures + handicap_figures(state, unit="points")
+        return figures + handicap_figures(state, unit="points", names=names)
 
     def console_seat_figures(self, state, seat):
         return [(_("balls"), len(state.shelves[seat])), (_("fouls"), state.fouls[seat])]

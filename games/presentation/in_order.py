@@ -10,24 +10,25 @@ from games.presentation.pyramid import (
     BALLS_PER_GAME,
     BEST_RUN,
     FOULS_PER_GAME,
+    NamedHandicap,
     handicap_figures,
     handicap_text,
 )
 from games.rules import in_order
 
 
-class InOrderPresentation(Presentation):
+class InOrderPresentation(NamedHandicap, Presentation):
     key = in_order.VARIANT.key
 
     def console_key_figure(self, state):
         return (_("Ball on"), state.ball_on or "—")
 
-    def console_figures(self, state):
+    def console_figures(self, state, names=None):
         figures = [
             (_("Ball on"), state.ball_on or "—"),
             (_("Balls on the table"), len(state.balls_left)),
         ]
-        return figures + handicap_figures(state, unit="points")
+        return figures + handicap_figures(state, unit="points", names=names)
 
     def console_seat_figures(self, state, seat):
         return [(_("balls"), len(state.pocketed[seat]))]

@@ -62,25 +62,36 @@ def handicap_text(settings, names=None, unit="balls"):
     return "; ".join(parts)
 
 
-def handicap_figures(state, unit="balls"):
-    """The console's short handicap figures: the head start ("8–7 · player 2", or "+10 ·
-    player 2" in points) and the stronger's pots still to return ("2 of 3 · player 1")."""
+def handicap_figures(state, unit="balls", names=None):
+    """The console's short handicap figures: the head start ("8–7 · Сокол", or "+10 · Сокол"
+    in points) and the stronger's pots still to return ("2 of 3 · Лёха"); without the seats'
+    ``names``, "player 2"."""
     handicap = state.settings.handicap
     figures = []
     if handicap.head_start:
         start = handicap.shorthand(pyramid.TARGET) if unit == "balls" else f"+{handicap.head_start}"
-        figures.append((_("Handicap"), f"{start} · " + _player(handicap.weaker_seat)))
+        figures.append((_("Handicap"), f"{start} · " + _player(handicap.weaker_seat, names)))
     if handicap.returned_pots and state.to_return:
         left = _("%(left)s of %(total)s") % {
             "left": state.to_return,
             "total": handicap.returned_pots,
         }
-        figures.append((_("Returned pots"), f"{left} · " + _player(handicap.stronger_seat)))
+        figures.append((_("Returned pots"), f"{left} · " + _player(handicap.stronger_seat, names)))
     return figures
 
 
-def _player(seat):
+def _player(seat, names=None):
+    if names and seat < len(names) and names[seat]:
+        return names[seat]
     return _("player %(n)s") % {"n": seat + 1}
+
+
+class NamedHandicap:
+    """The pyramid games' console names the players in its handicap figures: their
+    ``console_figures`` take the seats' names."""
+
+    def console_named_figures(self, state, names):
+        return self.console_figures(state, names)
 
 
 def returns_left(state):
@@ -110,7 +121,7 @@ FOULS_PER_GAME = Figure(
 )
 
 
-class FamilyPresentation(Presentation):
+class FamilyPresentation(NamedHandicap, Presentation):
     """Свободная, Комбинированная, Динамичная: shelves of balls, the first to 8."""
 
     def __init__(self, variant):
@@ -128,7 +139,7 @@ class FamilyPresentation(Presentation):
     def console_key_figure(self, state):
         return (_("Balls on the table"), state.on_table)
 
-    def console_figures(self, state):
+    def console_figures(self, state, names=None):
         figures = [
             (_("First to"), pyramid.TARGET),
             (_("Balls on the table"), state.on_table),
@@ -139,7 +150,7 @@ class FamilyPresentation(Presentation):
             )
         if state.premium and not state.finished:
             figures.append((_("Premium stroke"), _("object balls only, no svoyak")))
-        return figures + handicap_figures(state)
+        return figures + handicap_figures(state, names=names)
 
     def console_seat_figures(self, state, seat):
         """The board's figures, and the fouls."""

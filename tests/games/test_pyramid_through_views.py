@@ -165,3 +165,21 @@ def test_a_refused_stroke_says_why_in_the_strip_and_changes_nothing(marker_clien
     assert 'role="alert">На столе шаров: 2.</p>' in strip(html)
     assert scores(html) == [7, 7]
     assert state_of(game).on_table == 2
+
+
+@pytest.mark.parametrize(
+    ("variant", "chosen", "shown"),
+    [
+        ("pyramid_free", {"head_start": 1}, "8–7 · {weak}"),
+        ("pyramid_dynamic", {"returned_pots": 2}, "2 из 2 · {strong}"),
+        ("pyramid_classic", {"head_start": 10}, "+10 · {weak}"),
+        ("in_order", {"head_start": 5}, "+5 · {weak}"),
+    ],
+)
+def test_the_console_names_who_has_the_handicap(
+    marker_client, table, players, variant, chosen, shown
+):
+    """The console's handicap figure said «8–6 · игрок 2» while the board named him."""
+    game = start_via_form(marker_client, table, variant, players[:2], weaker_seat="1", **chosen)
+    names = {"strong": players[0].display_name, "weak": players[1].display_name}
+    assert shown.format(**names) in figures(console_html(marker_client, game))
