@@ -36,15 +36,15 @@ them by itself (``static/js/board.js``; ``?page=N`` keeps a TV on one page):
 
 from math import ceil
 
+from tournaments.brackets import FINAL, FINISHED, GROUP, READY, VOID
+
 ROWS = 16  # boxes down a page's tallest column (a box then ~47 px high at 1080 lines)
 COLUMNS = 7  # columns across a page, the final's included
 WINDOW = 5  # rounds of a bracket a page shows when the whole bracket does not fit
 GROUPS, GROUP_ROWS = 4, 5  # group tables a page (two when a group has more than five players)
 BESIDE_ROUNDS, BESIDE_MATCHES = 9, 3  # a group stage's matches beside its tables, as rows
-FINISHED = ("finished", "void")
-PLAYABLE = ("ready", "held", "in_progress")
-FINAL = "final"
-GROUP = "group"
+DONE = (FINISHED, VOID)
+PLAYABLE = (READY, "held", "in_progress")  # (held, in progress: as the tournament view says)
 
 
 def _tallest(rounds):
@@ -70,11 +70,6 @@ def _page(sections, standings=(), final=None, label=""):
     }
 
 
-def _fits(stacked, final):
-    rounds = max((len(s["rounds"]) for s in stacked), default=0)
-    return sum(_tallest(s["rounds"]) for s in stacked) <= ROWS and rounds + bool(final) <= COLUMNS
-
-
 def _entered(section):
     """Whether anyone has reached this part of the bracket yet."""
     return any(i.name_a or i.name_b for _r, items in section["rounds"] for i in items)
@@ -88,7 +83,7 @@ def _windows(rounds):
     if len(rounds) + 1 <= COLUMNS and _tallest(rounds) <= ROWS:
         return [rounds]
     unfinished = [
-        n for n, (_r, items) in enumerate(rounds) if any(i.status not in FINISHED for i in items)
+        n for n, (_r, items) in enumerate(rounds) if any(i.status not in DONE for i in items)
     ]
     playable = [
         n for n, (_r, items) in enumerate(rounds) if any(i.status in PLAYABLE for i in items)
@@ -133,8 +128,9 @@ def _knockout_pages(stacked, final):
     final's; none while nobody has reached them (the knockout after the groups)."""
     if not any(_entered(s) for s in stacked + ([final] if final else [])):
         return []
-    if _fits(stacked, final):
-        return [_page([_section(s, s["rounds"]) for s in stacked], final=final)]
+    whole = _page([_section(s, s["rounds"]) for s in stacked], final=final)
+    if whole["rows"] <= ROWS and whole["columns"] <= COLUMNS:
+        return [whole]
     pages = [page for section in stacked for page in _bracket_pages(section, final)]
     if final and not any(page["has_final"] for page in pages) and _entered(final):
         pages.append(_page([], final=final))
