@@ -18,16 +18,8 @@ def handicap_text(settings, names=None, unit="balls"):
     handicap = settings.handicap
     if not handicap.active:
         return ""
-    weaker = (
-        names[handicap.weaker_seat]
-        if names
-        else _("player %(n)s") % {"n": handicap.weaker_seat + 1}
-    )
-    stronger = (
-        names[handicap.stronger_seat]
-        if names
-        else _("player %(n)s") % {"n": handicap.stronger_seat + 1}
-    )
+    weaker = _player(handicap.weaker_seat, names)
+    stronger = _player(handicap.stronger_seat, names)
     parts = []
     if handicap.head_start:
         if unit == "balls":
@@ -81,6 +73,7 @@ def handicap_figures(state, unit="balls", names=None):
 
 
 def _player(seat, names=None):
+    """The player at ``seat`` in a handicap text: his name, or "player 2" without names."""
     if names and seat < len(names) and names[seat]:
         return names[seat]
     return _("player %(n)s") % {"n": seat + 1}
