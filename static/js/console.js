@@ -15,18 +15,18 @@
       (data-wrong-pocket) says "wrong pocket: the ball goes back" and looks it.
    5. A confirmation (undo, abandon) swapped in by a tap ignores taps for CONFIRM_GUARD_MS,
       so that a double tap on "Undo…" does not also press "Yes, undo it" under the finger.
-   7. The stroke that ends the game brings "Finish and save the result" into sight: it heads
-      the console, above the scoreboard, while the marker's thumb is down at the buttons.
-   8. Opened on a phone, the console scrolls past the site's menu to the scoreboard when the
-      buttons would otherwise start below the screen: the first tap needs no scrolling, the
-      strip keeps the game in sight above them.
    6. While the console's stream (Server-Sent Events, htmx-ext-sse.js) is open, the console
       does not poll: the stream's "console" event makes it ask for itself; while the stream is
       down, it polls every CONSOLE_POLL_SECONDS as before. The push is heard on the stream
       itself, not through the poll element: every swap replaces that element, and the new one
       does not listen until htmx settles it (~20 ms); and a push that comes while a tap or a
       check is in flight must not be dropped by their hx-sync. So a push is kept until the
-      console is idle and settled, then asks once ("console-pushed" on the poll element). */
+      console is idle and settled, then asks once ("console-pushed" on the poll element).
+   7. The stroke that ends the game brings "Finish and save the result" into sight: it heads
+      the console, above the scoreboard, while the marker's thumb is down at the buttons.
+   8. Opened on a phone, the console scrolls past the site's menu to the scoreboard when the
+      buttons would otherwise start below the screen: the first tap needs no scrolling, the
+      strip keeps the game in sight above them. */
 (function () {
   "use strict";
   var DOUBLE_TAP_MS = 600;
