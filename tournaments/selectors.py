@@ -437,21 +437,31 @@ def board_fingerprint(tournament_id):
     return hashlib.blake2b(repr(row).encode(), digest_size=8).hexdigest()
 
 
-def busy_names(view):
-    """spec key → the names of those of its players who are playing now (another match of
-    the tournament, or any game or match in the club), for the ready matches: the desk
-    offers a free table the next match whose players are both free."""
+def mark_busy(view):
+    """Marks each ready match of the queue with the names of those of its players who are
+    playing now (``Item.busy``: another match of the tournament, or any game or match in the
+    club): the desk offers a free table the next match whose players are both free."""
     busy_players = busy_player_ids()
     playing = {seed for item in view.in_play for seed in (item.seed_a, item.seed_b)}
-    found = {}
     for item in view.queue:
-        names = [
+        item.busy = [
             name
             for seed, name in ((item.seed_a, item.name_a), (item.seed_b, item.name_b))
             if seed in playing or view.entrants[seed].player_id in busy_players
         ]
-        if names:
-            found[item.spec.key] = names
+
+
+def offers(free_tables, queue):
+    """(table, match): each free table is offered the next match of the queue whose players
+    are free (not held, nobody at another table, nobody offered another table already)."""
+    found, offered = [], set()
+    for item in queue:
+        if len(found) == len(free_tables):
+            break
+        seeds = {item.seed_a, item.seed_b}
+        if item.status == "ready" and not item.busy and not seeds & offered:
+            found.append((free_tables[len(found)], item))
+            offered |= seeds
     return found
 
 

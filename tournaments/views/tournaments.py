@@ -113,32 +113,16 @@ def manage(request, pk):
         view = selectors.tournament_view(tournament)
         free = list(selectors.free_tables_for_matches())
         queue = view.queue
-        busy = selectors.busy_names(view)
-        for item in queue:
-            item.busy = busy.get(item.spec.key, [])
+        selectors.mark_busy(view)
         context.update(
             view=view,
             free_tables=free,
-            offers=_offers(free, queue),
+            offers=selectors.offers(free, queue),
             queue=queue,
             finished=[i for i in view.items if i.status == "finished" and i.match is not None],
             entrants=sorted(view.entrants.values(), key=lambda e: e.seed),
         )
     return render(request, MANAGE, context)
-
-
-def _offers(free_tables, queue):
-    """(table, match): each free table is offered the next match of the queue whose players
-    are free (not held, nobody at another table, nobody offered another table already)."""
-    offers, offered = [], set()
-    for item in queue:
-        if len(offers) == len(free_tables):
-            break
-        seeds = {item.seed_a, item.seed_b}
-        if item.status == "ready" and not item.busy and not seeds & offered:
-            offers.append((free_tables[len(offers)], item))
-            offered |= seeds
-    return offers
 
 
 def desk_action(action):
