@@ -37,6 +37,7 @@ run: setup-runtime
 test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports  # the layers of docs/architecture.md (.importlinter)
 	$(VENV)/bin/pytest
 
 # Developers: refresh the .po catalogs after changing visible strings (needs GNU gettext).

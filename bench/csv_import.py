@@ -76,8 +76,8 @@ def main():
     from django.urls import reverse
 
     from bench.support import throwaway_database, verdict
-    from clubsite.roles import ADMINS, ensure_roles
     from players.models import Player
+    from toolbox.roles import ADMINS, ensure_roles
 
     setup_test_environment()  # the test client's response.context, "testserver" allowed
     with throwaway_database():

@@ -46,11 +46,11 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from bench.support import throwaway_database  # noqa: E402
-from clubsite.roles import MARKERS, ensure_roles  # noqa: E402
 from games import rules, services  # noqa: E402
 from games.models import Event, Game  # noqa: E402
 from players.models import Player  # noqa: E402
 from tables.models import Table  # noqa: E402
+from toolbox.roles import MARKERS, ensure_roles  # noqa: E402
 
 PLAYERS = 6
 STROKE = rules.Event("stroke")

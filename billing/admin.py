@@ -14,7 +14,7 @@ from billing.models import (
     Tariff,
     TariffBand,
 )
-from clubsite.immutable import ReadOnlyAdminMixin
+from toolbox.immutable import ReadOnlyAdminMixin
 
 
 class TariffBandInline(admin.TabularInline):

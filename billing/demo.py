@@ -185,13 +185,9 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
 
 def busy_players():
     """The roster players in a game in progress (a player is at one table at a time)."""
-    from games.models import GameStatus, Seat
+    from games.selectors import seats_in_play
 
-    return set(
-        Seat.objects.filter(game__status=GameStatus.IN_PROGRESS, player__isnull=False).values_list(
-            "player_id", flat=True
-        )
-    )
+    return set(seats_in_play().values_list("player_id", flat=True))
 
 
 def busy_tables():

@@ -12,9 +12,9 @@ from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.fields import done_by
-from clubsite.immutable import ImmutableRow
 from tables.models import TableKind
+from toolbox.fields import done_by
+from toolbox.immutable import ImmutableRow
 
 WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translated by Django
 

@@ -533,3 +533,19 @@ def next_bookings(table_number=None, now=None):
     for booking in bookings:
         result.setdefault(booking.table_id, booking)
     return result
+
+
+def board_clock(number):
+    """What a board shows of a table's clock (public: the time, the running total only if
+    the club shows it), and the table's next booking."""
+    show_total = BillingSettings.load().show_running_total
+    session = (
+        TableSession.objects.filter(table__number=number, status__in=OPEN_STATUSES)
+        .prefetch_related("stretches__table")
+        .first()
+    )
+    clock = None
+    if session is not None:
+        clock = clock_of(session, tariff=club_tariff() if show_total else None)
+    booking = next(iter(next_bookings(table_number=number).values()), None)
+    return {"clock": clock, "number": number, "booking": booking}

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_safe
 from boards.feeds import table_feed, wall_feed
 from boards.fragments import page_options, render_table, render_wall, table_context, wall_context
 from boards.polls import answer_poll, answer_table_poll, poll_fingerprint, wall_fingerprint
-from clubsite.qr import qr_svg
 from live.streams import stream_response
 from tables.models import Table
+from toolbox.qr import qr_svg
 
 # --- the table board ------------------------------------------------------------------------
 

@@ -8,7 +8,14 @@ its admin is translated in ``clubsite/admin.py``).
 
 from axes.apps import AppConfig as AxesAppConfig
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
+
+
+def create_roles(sender, **kwargs):
+    from toolbox.roles import ensure_roles
+
+    ensure_roles()
 
 
 class ClubsiteConfig(AppConfig):
@@ -18,9 +25,12 @@ class ClubsiteConfig(AppConfig):
     def ready(self):
         from django.contrib.auth.models import Group
 
-        from clubsite.roles import role_label
+        from toolbox.roles import role_label
 
         Group.__str__ = lambda group: str(role_label(group.name))
+        # The staff roles' groups, once migrate has run (ensure_roles creates the permissions
+        # it hands out itself, so neither the app order nor the sender matters).
+        post_migrate.connect(create_roles, sender=self.apps.get_app_config("auth"))
 
 
 class AxesConfig(AxesAppConfig):

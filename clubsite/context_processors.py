@@ -2,7 +2,7 @@ from functools import partial
 
 from django.conf import settings
 
-from clubsite.roles import (
+from toolbox.roles import (
     can_manage_roster,
     can_manage_tariffs,
     can_record_games,

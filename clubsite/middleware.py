@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.utils import translation
 
-from clubsite.views import bad_request
+from toolbox.responses import bad_request
 
 
 class LanguageFromQueryMiddleware:

@@ -174,8 +174,8 @@ SERIALIZATION_MODULES = {"club-json": "clubsite.backup_format"}
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            # Django's RedisCache, but a dead Redis is a miss, logged (see clubsite/cache.py).
-            "BACKEND": "clubsite.cache.ResilientRedisCache",
+            # Django's RedisCache, but a dead Redis is a miss, logged (see toolbox/cache.py).
+            "BACKEND": "toolbox.cache.ResilientRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "KEY_PREFIX": "luza",
             "OPTIONS": {

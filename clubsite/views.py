@@ -38,8 +38,3 @@ def healthz(request):
         logger.exception("Health check: the database does not answer")
         return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
-
-
-def bad_request(request):
-    """The 400 page: the request held something no page accepts; nothing was changed."""
-    return render(request, "400.html", status=400)

@@ -6,10 +6,11 @@ from functools import lru_cache
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.immutable import ReadOnlyAdminMixin
 from games import rules, selectors
 from games.i18n import render_message
 from games.models import Event, Game, Seat
+from games.rules_overview import played_settings
+from toolbox.immutable import ReadOnlyAdminMixin
 
 
 class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
@@ -49,9 +50,7 @@ class GameAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
 
     @admin.display(description=_("settings"))
     def settings_text(self, game):
-        from records.views.games import settings_rows
-
-        rows = settings_rows(game, selectors.variant_of(game), selectors.seats_of(game))
+        rows = played_settings(game, selectors.variant_of(game), selectors.seats_of(game))
         return "; ".join(f"{label}: {value}" for label, value in rows) or "—"
 
     def get_search_results(self, request, queryset, search_term):

@@ -1,12 +1,5 @@
 from django.apps import AppConfig
-from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
-
-
-def create_roles(sender, **kwargs):
-    from clubsite.roles import ensure_roles
-
-    ensure_roles()
 
 
 class GamesConfig(AppConfig):
@@ -14,5 +7,15 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
-        # games is the last of our apps, so every permission the roles use exists by now.
-        post_migrate.connect(create_roles, sender=self)
+        from games import selectors
+        from tables import holds
+        from tables.models import TableStatus
+
+        # Games own the question "is this table in play": the tables app asks it this way.
+        holds.register(
+            holds.Hold(
+                held=selectors.tables_in_play,
+                message=_("Table %(number)d has a game in progress."),
+                status=TableStatus.IN_PLAY,
+            )
+        )

@@ -11,13 +11,12 @@ from django import forms
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from clubsite.parsing import parse_id
-from games import rules
+from games import rules, selectors
 from games.i18n import render_message
 from games.models import default_variant, variant_choices
 from players.models import Player
 from tables.models import Table
-from tables.selectors import free_tables
+from toolbox.parsing import parse_id
 
 SETTING_PREFIX = "s_"
 PLAYER, GUEST = "p:", "g:"
@@ -147,7 +146,7 @@ class SeatsFormMixin(GameSettingsMixin):
             table_field.initial = table.pk
             table_field.widget = forms.HiddenInput()
         else:
-            table_field.queryset = free_tables()
+            table_field.queryset = selectors.free_tables()
         self.add_setting_fields(self._variant_key())
         self._entries = None
 

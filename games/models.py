@@ -9,11 +9,11 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from clubsite.fields import done_by
-from clubsite.immutable import ImmutableRow
 from games import rules
 from games.i18n import lazy_message, render_message
 from players.models import PlayerOrGuest
+from toolbox.fields import done_by
+from toolbox.immutable import ImmutableRow
 
 # A game played at a table («партия»), as opposed to a kind of game («игра»).
 PLAYED_GAME = pgettext_lazy("a game played at a table", "game")

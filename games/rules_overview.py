@@ -10,7 +10,7 @@ rules in prose.
 
 from dataclasses import dataclass
 
-from games import rules
+from games import rules, selectors
 from games.i18n import render_message
 from games.rules import Message, SettingField, gettext_noop
 
@@ -37,13 +37,35 @@ class GameRules:
     settings: tuple[SettingRow, ...]
 
 
-def _value(field: SettingField, value) -> str:
+def setting_text(field: SettingField, value, seat_names=()) -> str:
+    """A setting's value in words, wherever one is shown (the rules page, a game's page, the
+    Django admin). A choice is looked up by its string key whatever type the stored settings
+    give it (seat settings are stored as integers); with ``seat_names``, a seat choice names
+    the player seated there."""
+    if field.choices == rules.SEAT_CHOICES and str(value).isdigit():
+        if int(value) < len(seat_names):
+            return seat_names[int(value)]
     if field.kind == "choice":
         labels = {code: label for code, label in field.choices}
         return render_message(labels.get(str(value), Message(str(value))))
     if field.kind == "bool":
         return render_message(Message(gettext_noop("yes") if value else gettext_noop("no")))
     return str(value)
+
+
+def played_settings(game, variant, seats) -> list[tuple[str, str]]:
+    """(label, value) of every setting ``game`` was played with, as the rules page names them;
+    a seat choice names the player seated there."""
+    try:
+        values = selectors.settings_of(game).to_dict()
+    except rules.SettingsError:
+        values = dict(game.settings)
+    names = [seat.name for seat in seats]
+    return [
+        (render_message(field.label), setting_text(field, values[field.name], names))
+        for field in variant.settings_fields
+        if field.name != "players" and field.name in values
+    ]
 
 
 def _allowed(field: SettingField) -> str:
@@ -87,7 +109,7 @@ def game_rules(key: str) -> GameRules:
         settings=tuple(
             SettingRow(
                 label=render_message(f.label),
-                default=_value(f, f.default),
+                default=setting_text(f, f.default),
                 allowed=_allowed(f),
                 help=render_message(f.help) if f.help else "",
                 decision=f.decision,

@@ -7,11 +7,12 @@ query). A Game instance also remembers what it has read, so one request reads th
 most once however many of these helpers it calls.
 """
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from games import replay_cache, rules
 from games.models import Event, Game, GameStatus, Seat
 from players import selectors as players_selectors
+from tables.models import Table
 
 _MEMO = "_luza_replay"  # attribute on a Game instance: {"seq", "events", "log", "replayed"}
 
@@ -90,6 +91,30 @@ def current_game(table):
     return Game.objects.in_progress_on(table).first()
 
 
+# --- who is playing where: games own the question "is this table in play" ----------------
+
+
+def tables_in_play(tables):
+    """The tables of a Table queryset that have a game in progress (the ``tables.holds``
+    hold that games register: such a table stays in service and shows "in play")."""
+    return tables.filter(Exists(Game.objects.in_progress_on(OuterRef("pk"))))
+
+
+def free_tables():
+    """Tables a game can start on: active, in service, no game in progress."""
+    active = Table.objects.filter(is_active=True, out_of_service=False)
+    return active.exclude(pk__in=tables_in_play(Table.objects.all()).values("pk"))
+
+
+def seats_in_play(player_ids=None):
+    """Who is playing at which table now: the roster players' seats in games in progress
+    (of ``player_ids`` only, if given), each with its game's table, by table and seat."""
+    seats = Seat.objects.filter(game__status=GameStatus.IN_PROGRESS, player__isnull=False)
+    if player_ids is not None:
+        seats = seats.filter(player_id__in=list(player_ids))
+    return seats.select_related("game__table").order_by("game__table__number", "position")
+
+
 def seats_of(game):
     """The game's seats in playing order, players loaded (one query)."""
     return list(Seat.objects.filter(game_id=game.pk).select_related("player").order_by("position"))
@@ -105,9 +130,7 @@ def search_players(query, *, exclude_ids=(), limit=10):
     found = list(players.order_by("full_name")[:limit])
     if found:
         playing = dict(
-            Seat.objects.filter(
-                game__status=GameStatus.IN_PROGRESS, player_id__in=[p.pk for p in found]
-            ).values_list("player_id", "game__table__number")
+            seats_in_play([p.pk for p in found]).values_list("player_id", "game__table__number")
         )
         for player in found:
             player.playing_at = playing.get(player.pk)

@@ -50,6 +50,23 @@ class GameNotOver(GameError):
 
 BUSY_TABLE = _("This table already has a game in progress.")
 
+# What the apps above games do as a game starts or is finished, inside the same transaction
+# (tournaments: a match's frame is counted). Each registers its hook when it is ready.
+_STARTED_HOOKS = []
+_FINISHED_HOOKS = []
+
+
+def when_started(hook):
+    """``hook(game)`` is called by ``start_game`` for every game it creates."""
+    if hook not in _STARTED_HOOKS:
+        _STARTED_HOOKS.append(hook)
+
+
+def when_finished(hook):
+    """``hook(game)`` is called by ``finish_game`` once the game is stored finished."""
+    if hook not in _FINISHED_HOOKS:
+        _FINISHED_HOOKS.append(hook)
+
 
 def _announce(game, table):
     """Once the write commits, the boards and consoles that show ``game`` are told (``live``);
@@ -114,6 +131,8 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
                 )
                 for position, seat in enumerate(seats)
             )
+            for hook in _STARTED_HOOKS:
+                hook(game)
             _announce(game, table)
     except IntegrityError:
         raise ValidationError({"table": BUSY_TABLE}) from None
@@ -154,11 +173,7 @@ def _players_at_other_tables(seats):
     if not ids:
         return []
     list(Player.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
-    playing = (
-        Seat.objects.filter(player_id__in=ids, game__status=GameStatus.IN_PROGRESS)
-        .select_related("player", "game__table")
-        .order_by("game__table__number", "position")
-    )
+    playing = selectors.seats_in_play(ids).select_related("player")
     messages = []
     for seat in playing:
         table = seat.game.table
@@ -286,6 +301,8 @@ def finish_game(*, game, user, expected_seq=None):
             "scores": list(result.scores),
         }
         locked.save(update_fields=["status", "finished_at", "result"])
+        for hook in _FINISHED_HOOKS:
+            hook(locked)
         _announce(locked, locked.table)
     return locked
 

@@ -21,10 +21,10 @@ from django.utils import timezone, translation
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from clubsite.csv_export import csv_response, unmark_cell
 from players.forms import PLAYER_FIELDS
 from players.models import Player, SkillClass, name_key_for, normalize_name
 from players.selectors import find_by_names
+from toolbox.csv_export import csv_response, unmark_cell
 
 COLUMNS = ["full_name", "nickname", "phone", "email", "skill_class", "active", "notes"]
 FIELD_OF_COLUMN = {column: column for column in COLUMNS} | {"active": "is_active"}

@@ -19,7 +19,9 @@ class HandicapAdviceForm(forms.Form):
     def __init__(self, player, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.player = player
-        self.fields["game"].choices = [(key, variant_label(key)) for key in handicap.VARIANTS]
+        self.fields["game"].choices = [
+            (key, variant_label(key)) for key in handicap.advised_variants()
+        ]
         self.fields["opponent"].queryset = (
             Player.objects.filter(is_active=True).exclude(pk=player.pk).order_by("full_name")
         )

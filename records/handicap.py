@@ -39,7 +39,6 @@ The pyramid games (Свободная, Комбинированная, Дина�
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
 
 from django.db.models import Count, Q
 from django.utils.formats import number_format
@@ -49,11 +48,9 @@ from django.utils.translation import ngettext
 from games import rules
 from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
-from games.rules import pyramid
 from players.models import Player, SkillClass
 from records import rating
 
-CUE_RUN, CUE_VS_HAND = "cue_run", "cue_vs_hand"  # the games with handicap advice
 RECENT_RUNS = 20
 MIN_RUNS = 3
 MAX_STROKES = 15
@@ -94,19 +91,19 @@ def suggest(variant, tokens) -> Hint | None:
         return None
     if any(player is None for player in players):
         return Hint(_("No handicap is suggested for a guest: guests have no records."))
-    return ADVISERS[variant](*players)
+    return adviser(variant)(variant, *players)
 
 
 # --- «Кладка шаров кием» ---------------------------------------------------------------------
 
 
-def recent_runs(player, limit=RECENT_RUNS):
+def recent_runs(variant, player, limit=RECENT_RUNS):
     """Strokes of the player's last complete runs in «Кладка шаров кием», newest first."""
     return list(
         Seat.objects.filter(
             player=player,
             game__status=GameStatus.FINISHED,
-            game__variant=CUE_RUN,
+            game__variant=variant,
             stats__complete=True,
         )
         .order_by("-game__finished_at", "-game_id")
@@ -123,8 +120,8 @@ def cue_run_handicap(weaker_average: float, stronger_average: float):
     return ("mixed" if start else "extra_strokes"), strokes
 
 
-def suggest_cue_run(first, second) -> Hint:
-    runs = [recent_runs(first), recent_runs(second)]
+def suggest_cue_run(variant, first, second) -> Hint:
+    runs = [recent_runs(variant, first), recent_runs(variant, second)]
     for player, player_runs in zip((first, second), runs, strict=True):
         if len(player_runs) < MIN_RUNS:
             return Hint(
@@ -202,27 +199,27 @@ def stronger(variant, players):
 # --- «Снимание шаров рукой» ------------------------------------------------------------------
 
 
-def head_to_head(cue_player, hand_player):
+def head_to_head(variant, cue_player, hand_player):
     """(games, wins of the cue player) in «Снимание шаров рукой» with these roles."""
     figures = Seat.objects.filter(
         player=cue_player,
         stats__role="cue",
         game__status=GameStatus.FINISHED,
-        game__variant=CUE_VS_HAND,
+        game__variant=variant,
         game__seats__player=hand_player,
     ).aggregate(games=Count("id"), wins=Count("id", filter=Q(outcome=Outcome.WIN)))
     return figures["games"], figures["wins"]
 
 
-def suggest_cue_vs_hand(first, second) -> Hint:
+def suggest_cue_vs_hand(variant, first, second) -> Hint:
     players = (first, second)
-    found = stronger(CUE_VS_HAND, players)
+    found = stronger(variant, players)
     if isinstance(found, Hint):
         return found
     strong, expected_score, reasons = found
     even = expected_score is not None and expected_score < EVEN
     cue, hand = players[strong], players[1 - strong]
-    played, won = head_to_head(cue, hand)
+    played, won = head_to_head(variant, cue, hand)
     target = cue_vs_hand_target(played, won)
     if played:
         reasons.append(
@@ -266,10 +263,10 @@ def pyramid_head_start(expected_score: float, target: int) -> int:
     return max(0, min(target - 1, round((expected_score - 0.5) * 2 * target)))
 
 
-def suggest_pyramid(variant, first, second) -> Hint:
-    settings = rules.get_variant(variant).settings_from_dict({"players": 2})
-    target = settings.target  # with the default settings
-    in_balls = isinstance(settings, pyramid.Settings)  # a head start in balls, else points
+def suggest_head_start(variant, first, second) -> Hint:
+    game = rules.get_variant(variant)
+    target = game.settings_from_dict({"players": 2}).target  # with the default settings
+    in_balls = game.handicap_advice == rules.ADVICE_HEAD_START_BALLS  # else in points
     players = (first, second)
     found = stronger(variant, players)
     if isinstance(found, Hint):
@@ -308,12 +305,20 @@ def suggest_pyramid(variant, first, second) -> Hint:
     return Hint(summary, reasons, {keys["weaker"]: str(weak), keys["head_start"]: head_start})
 
 
-# The games a handicap is suggested for, and the adviser of each.
-PYRAMID_GAMES = ("in_order", "pyramid_free", "pyramid_combined", "pyramid_dynamic")
-PYRAMID_GAMES += ("pyramid_classic",)
+# The adviser of each kind of handicap a game's ``Variant.handicap_advice`` names.
 ADVISERS = {
-    CUE_RUN: suggest_cue_run,
-    CUE_VS_HAND: suggest_cue_vs_hand,
-    **{key: partial(suggest_pyramid, key) for key in PYRAMID_GAMES},
+    rules.ADVICE_STROKES: suggest_cue_run,
+    rules.ADVICE_CUE_ROLES: suggest_cue_vs_hand,
+    rules.ADVICE_HEAD_START_BALLS: suggest_head_start,
+    rules.ADVICE_HEAD_START_POINTS: suggest_head_start,
 }
-VARIANTS = tuple(ADVISERS)
+
+
+def advised_variants():
+    """The keys of the games a handicap is advised for, in the engine's order."""
+    return tuple(key for key, variant in rules.VARIANTS.items() if variant.handicap_advice)
+
+
+def adviser(key):
+    """The function ``(variant, first, second) -> Hint`` that advises ``key``'s handicap."""
+    return ADVISERS[rules.get_variant(key).handicap_advice]

@@ -1,27 +1,27 @@
-from django.db.models import Exists, OuterRef
+from django.db.models import BooleanField, ExpressionWrapper, Q
 
-from games.models import Game
+from tables import holds
 from tables.models import Table, TableStatus
 
 
-def in_play():
-    """An expression for a Table query: the table has a game in progress."""
-    return Exists(Game.objects.in_progress_on(OuterRef("pk")))
-
-
-def free_tables():
-    """Tables a game can start on: active, in service, no game in progress."""
-    return Table.objects.filter(is_active=True, out_of_service=False).exclude(in_play())
-
-
 def tables_with_status(active_only=True):
-    """Tables annotated with ``in_play`` (a game in progress) and ``status``."""
-    tables = Table.objects.annotate(in_play=in_play())
+    """Tables annotated with ``in_play`` (held by what gives the IN_PLAY status: a game in
+    progress) and ``status``; one query, whatever the holds."""
+    shown = [hold for hold in holds.registered() if hold.status]
+    flags = {
+        f"held_{index}": ExpressionWrapper(
+            Q(pk__in=hold.held(Table.objects.all()).values("pk")), output_field=BooleanField()
+        )
+        for index, hold in enumerate(shown)
+    }
+    tables = Table.objects.annotate(**flags)
     if active_only:
         tables = tables.filter(is_active=True)
     tables = list(tables)
     for table in tables:
-        table.status = status_of(table, table.in_play)
+        held = [hold.status for index, hold in enumerate(shown) if getattr(table, f"held_{index}")]
+        table.in_play = TableStatus.IN_PLAY in held
+        table.status = held[0] if held else status_of(table, in_play=False)
     return tables
 
 

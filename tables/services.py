@@ -2,26 +2,21 @@
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils.translation import gettext as _
 
-from games.models import Game
+from tables import holds
 from tables.models import Table
-
-
-def has_game_in_progress(table):
-    return Game.objects.in_progress_on(table).exists()
 
 
 def check_in_play_rule(table):
     """The rule every write of a table obeys, on the pages and in the Django admin alike: a
-    table with a game in progress stays active and in service (``table`` as it would be
-    saved). Raises a translated ValidationError."""
+    table that something holds (a game in progress…, ``tables.holds``) stays active and in
+    service (``table`` as it would be saved). Raises a translated ValidationError."""
     in_use = table.is_active and not table.out_of_service
-    if table.pk is not None and not in_use and has_game_in_progress(table):
-        raise ValidationError(
-            _("Table %(number)d has a game in progress.") % {"number": table.number},
-            code="in_play",
-        )
+    if table.pk is None or in_use:
+        return
+    for hold in holds.registered():
+        if hold.held(Table.objects.filter(pk=table.pk)).exists():
+            raise ValidationError(str(hold.message) % {"number": table.number}, code="in_play")
 
 
 @transaction.atomic

@@ -8,14 +8,14 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubsite.csv_export import csv_response
-from clubsite.form_page import form_page
-from clubsite.qr import qr_svg
-from clubsite.roles import roster_admin_required
 from tables import services
 from tables.forms import TableForm
 from tables.models import Table
 from tables.selectors import tables_with_status
+from toolbox.csv_export import csv_response
+from toolbox.form_page import form_page
+from toolbox.qr import qr_svg
+from toolbox.roles import roster_admin_required
 
 CSV_COLUMNS = ["number", "name", "kind", "active", "out_of_service", "status"]
 

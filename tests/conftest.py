@@ -7,11 +7,11 @@ import shutil
 import pytest
 from django.core.cache import cache
 
-from clubsite.roles import ADMINS, MARKERS
 from live import hub as hubs
 from live import streams
 from records import rating
 from tests.factories import PASSWORD, PlayerFactory, TableFactory, UserFactory
+from toolbox.roles import ADMINS, MARKERS
 
 CHROMIUM = "/usr/bin/chromium"
 

@@ -11,11 +11,11 @@ import factory
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from clubsite.roles import ensure_roles
 from games import rules, services
 from games.models import Event, Game, GameStatus, Seat
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
+from toolbox.roles import ensure_roles
 
 PASSWORD = "pass-1234"
 

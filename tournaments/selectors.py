@@ -10,20 +10,17 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext
 
 from games import rules
+from games import selectors as game_selectors
 from games.models import Game, GameStatus
-from tables.models import Table
 from tournaments.models import Entrant, Frame, Match, MatchStatus, ResultKind, Tournament
 
-# «Пробка» is played by many at once: its frames stay multi-player games (issue 11).
-MULTI_PLAYER_ONLY = frozenset({"cork"})
-
-
 def match_variants():
-    """The games a match can be played in: those two can play, «Пробка» aside."""
+    """The games a match can be played in: those two can play that say so
+    (``Variant.plays_matches``: «Пробка», played by many at once, does not)."""
     return [
         variant
-        for key, variant in rules.VARIANTS.items()
-        if variant.min_seats <= 2 <= variant.max_seats and key not in MULTI_PLAYER_ONLY
+        for variant in rules.VARIANTS.values()
+        if variant.min_seats <= 2 <= variant.max_seats and variant.plays_matches
     ]
 
 
@@ -81,6 +78,11 @@ def remember_match_of_game(game, match_id):
     cache.set(_match_key(game), match_id or 0, 24 * 3600)
 
 
+def remember_single_game(game):
+    """Every game starts as no match's frame (``games.services.when_started``)."""
+    remember_match_of_game(game, 0)
+
+
 def match_of_game(game):
     """The match a game is a frame of, or None.
 
@@ -119,9 +121,7 @@ def busy_player_ids():
     in_matches = Match.objects.filter(status=MatchStatus.IN_PROGRESS)
     ids = set(in_matches.values_list("player_a", flat=True))
     ids |= set(in_matches.values_list("player_b", flat=True))
-    ids |= set(
-        Game.objects.filter(status=GameStatus.IN_PROGRESS).values_list("seats__player", flat=True)
-    )
+    ids |= set(game_selectors.seats_in_play().values_list("player_id", flat=True))
     ids.discard(None)
     return ids
 
@@ -467,14 +467,8 @@ def offers(free_tables, queue):
 
 def free_tables_for_matches():
     """Tables a match can be called to: active, in service, no game or match in progress."""
-    busy_games = Game.objects.filter(status=GameStatus.IN_PROGRESS).values("table")
     busy_matches = Match.objects.filter(status=MatchStatus.IN_PROGRESS).values("table")
-    return (
-        Table.objects.filter(is_active=True, out_of_service=False)
-        .exclude(pk__in=busy_games)
-        .exclude(pk__in=busy_matches)
-        .order_by("number")
-    )
+    return game_selectors.free_tables().exclude(pk__in=busy_matches).order_by("number")
 
 
 def player_tournaments(player):

@@ -2,7 +2,7 @@
 
 A match's frames are started with ``games.services.start_game`` (seat 1 breaks) and
 finished on the marker's console like any game; when a frame is finished
-(``frame_closed``, called from the Game's post_save signal inside the same transaction) the
+(``frame_closed``, which ``games.services.finish_game`` calls inside its transaction) the
 match counts its frames and ends by itself once a side has reached the race. Nothing of the
 match is stored that its frames do not show, apart from that closing snapshot.
 """
@@ -223,7 +223,7 @@ def finish_frame_and_continue(*, game, expected_seq, marker):
 
 
 def frame_closed(game):
-    """Called when a frame's game is saved finished or abandoned: closes the match at N."""
+    """Called by ``finish_game`` for every game finished: a frame's match closes at N."""
     frame = Frame.objects.filter(game_id=game.pk).select_related("match").first()
     if frame is None:
         return

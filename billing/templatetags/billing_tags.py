@@ -36,9 +36,9 @@ def describe(entry):
 @register.inclusion_tag("billing/partials/board_clock.html")
 def board_clock(number):
     """A table's clock strip for its board: refreshes itself every 15 s, ticks every second."""
-    from billing.views.desk import board_clock_context
+    from billing import selectors
 
-    return board_clock_context(number)
+    return selectors.board_clock(number)
 
 
 @register.inclusion_tag("billing/partials/clock_offer.html", takes_context=True)
@@ -46,7 +46,7 @@ def clock_offer(context, table):
     """On the marker's console: "start the table's clock?" when it is not running and the
     user may start it."""
     from billing.models import OPEN_STATUSES, TableSession
-    from clubsite.roles import can_run_clocks
+    from toolbox.roles import can_run_clocks
 
     request = context["request"]
     show = (

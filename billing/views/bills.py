@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST, require_safe
 from billing import selectors, services
 from billing.forms import BarItemLineForm, DiscountForm, PayerForm, PaymentForm
 from billing.models import Bill, BillLine, Payer, SplitMode
-from clubsite.parsing import parse_id
-from clubsite.roles import cashier_required
+from toolbox.parsing import parse_id
+from toolbox.roles import cashier_required
 
 BILL = "billing/bill.html"
 BAD_REQUEST = 400

@@ -12,13 +12,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
 
 from billing import selectors, services
 from billing.forms import CorrectTimeForm, MoveForm, StartClockForm
-from billing.models import OPEN_STATUSES, BillingSettings, TableSession
-from clubsite.roles import cashier_required
+from billing.models import OPEN_STATUSES, TableSession
 from tables.models import Table
+from toolbox.responses import redirect as htmx_redirect
+from toolbox.roles import cashier_required
 
 DESK = "billing/desk.html"
 SESSION = "billing/session.html"
@@ -87,7 +87,7 @@ def start(request, number):
         return answer(request, table, " ".join(error.messages))
     back = request.POST.get("next", "")
     if back.startswith("/") and not back.startswith("//"):  # from the console's offer
-        return HttpResponseClientRedirect(back) if request.htmx else redirect(back)
+        return htmx_redirect(request, back)
     return answer(request, table)
 
 
@@ -103,7 +103,7 @@ def clock_action(service):
             return answer(request, table, " ".join(error.messages))
         if service is services.stop_session:
             url = reverse("billing:bill", args=[session.bill.pk])
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            return htmx_redirect(request, url)
         return answer(request, session.table)
 
     return view
@@ -133,9 +133,7 @@ def move(request, pk):
         _("The session moved from table %(old)d to table %(new)d.")
         % {"old": table.number, "new": session.table.number},
     )
-    if request.htmx:  # two cards changed: reload the desk
-        return HttpResponseClientRedirect(reverse("billing:desk"))
-    return redirect("billing:desk")
+    return htmx_redirect(request, "billing:desk")  # two cards changed: reload the desk
 
 
 def session_context(session, form=None, stretch_pk=None):
@@ -176,23 +174,7 @@ def correct(request, pk):
     return render(request, SESSION, session_context(session, form), status=400)
 
 
-def board_clock_context(number):
-    """What a board shows of a table's clock (public: the time, the running total only if
-    the club shows it)."""
-    show_total = BillingSettings.load().show_running_total
-    session = (
-        TableSession.objects.filter(table__number=number, status__in=OPEN_STATUSES)
-        .prefetch_related("stretches__table")
-        .first()
-    )
-    clock = None
-    if session is not None:
-        clock = selectors.clock_of(session, tariff=selectors.club_tariff() if show_total else None)
-    booking = next(iter(selectors.next_bookings(table_number=number).values()), None)
-    return {"clock": clock, "number": number, "booking": booking}
-
-
 @require_safe
 def board_clock(request, number):
     get_object_or_404(Table, number=number)
-    return render(request, "billing/partials/board_clock.html", board_clock_context(number))
+    return render(request, "billing/partials/board_clock.html", selectors.board_clock(number))

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from billing import selectors, services
 from billing.forms import BookingForm, CloseShiftForm, OpenShiftForm, ReportForm
 from billing.models import Reservation, ReservationStatus, Shift
-from clubsite.roles import cashier_required
+from toolbox.roles import cashier_required
 
 BAD_REQUEST = 400
 

@@ -7,7 +7,7 @@ from billing import selectors
 from billing.forms import PricePreviewForm
 from billing.models import BillingSettings, SpecialDay
 from billing.pricing import Played
-from clubsite.roles import billing_admin_required
+from toolbox.roles import billing_admin_required
 
 
 @billing_admin_required

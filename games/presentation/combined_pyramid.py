@@ -4,4 +4,4 @@ free-pyramid family's presentation (``games.presentation.pyramid``)."""
 from games.presentation.pyramid import FamilyPresentation
 from games.rules import combined_pyramid
 
-PRESENTATION = FamilyPresentation(combined_pyramid.VARIANT)
+PRESENTATION = FamilyPresentation(combined_pyramid.FAMILY)

@@ -4,4 +4,4 @@ free-pyramid family's presentation (``games.presentation.pyramid``)."""
 from games.presentation.pyramid import FamilyPresentation
 from games.rules import dynamic_pyramid
 
-PRESENTATION = FamilyPresentation(dynamic_pyramid.VARIANT)
+PRESENTATION = FamilyPresentation(dynamic_pyramid.FAMILY)

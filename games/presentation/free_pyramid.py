@@ -4,4 +4,4 @@ free-pyramid family's presentation (``games.presentation.pyramid``)."""
 from games.presentation.pyramid import FamilyPresentation
 from games.rules import free_pyramid
 
-PRESENTATION = FamilyPresentation(free_pyramid.VARIANT)
+PRESENTATION = FamilyPresentation(free_pyramid.FAMILY)

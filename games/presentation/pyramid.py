@@ -117,9 +117,10 @@ FOULS_PER_GAME = Figure(
 class FamilyPresentation(NamedHandicap, Presentation):
     """Свободная, Комбинированная, Динамичная: shelves of balls, the first to 8."""
 
-    def __init__(self, variant):
-        self.key = variant.key
-        self.svoyak = variant.key != "pyramid_free"
+    def __init__(self, family):
+        """``family``: the game's ``pyramid.Family`` (its facts: whether a свояк counts…)."""
+        self.key = family.key
+        self.svoyak = family.svoyak_from is not None
         figures = [BALLS_PER_GAME]
         if self.svoyak:
             figures.append(

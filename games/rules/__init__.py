@@ -37,6 +37,10 @@ from . import cue_vs_hand
 from . import dynamic_pyramid
 from . import free_pyramid
 from . import in_order
+from .base import ADVICE_CUE_ROLES
+from .base import ADVICE_HEAD_START_BALLS
+from .base import ADVICE_HEAD_START_POINTS
+from .base import ADVICE_STROKES
 from .base import POCKET_LABELS
 from .base import POCKETING
 from .base import SEAT_CHOICES
@@ -55,6 +59,10 @@ from .base import Variant
 from .base import gettext_noop
 
 __all__ = [
+    "ADVICE_CUE_ROLES",
+    "ADVICE_STROKES",
+    "ADVICE_HEAD_START_BALLS",
+    "ADVICE_HEAD_START_POINTS",
     "POCKETING",
     "POCKET_LABELS",
     "SEAT_CHOICES",

@@ -62,7 +62,7 @@ from typing import TypeVar
 _T = TypeVar("_T")
 # A whole number as people and forms send it: ASCII digits only ("²" passes str.isdigit()
 # but not int()), and no more of them than a 64-bit column holds. The engine imports nothing
-# from the site, so it has this one check of its own (the site's is clubsite.parsing).
+# from the site, so it has this one check of its own (the site's is toolbox.parsing).
 _WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,18}", re.ASCII)
 
 
@@ -312,6 +312,15 @@ class RatingFamily:
 POCKETING = RatingFamily("pocketing", Message(gettext_noop("Pocketing games")))
 
 
+# How the records advise a handicap for a game from the players' records
+# (``Variant.handicap_advice``; ``records.handicap`` has an adviser for each):
+ADVICE_HEAD_START_BALLS = "head_start_balls"  # balls on the weaker's shelf before the break
+ADVICE_HEAD_START_POINTS = "head_start_points"  # the weaker's points before the break
+# (both set the settings ``weaker_seat`` and ``head_start``, up to the default ``target``)
+ADVICE_STROKES = "extra_strokes"  # «Кладка шаров кием»: strokes given, or the start
+ADVICE_CUE_ROLES = "cue_roles"  # «Снимание шаров рукой»: who takes the cue, and the balls to win
+
+
 @dataclass(frozen=True)
 class Variant:
     """One game: its rules (the functions) and its facts (read by the records, the rules page).
@@ -341,6 +350,9 @@ class Variant:
     source_title: str = ""  # its title in the Russian source, shown as it is
     source_points: tuple[Message, ...] = ()
     fouls_from_source: bool = False  # the source lists the fouls (else a decision)
+    # What the site offers for it.
+    plays_matches: bool = True  # two players may play it as a match (a race to N frames)
+    handicap_advice: str = ""  # ADVICE_HEAD_START_BALLS, …: how a handicap is advised ("": none)
 
     @property
     def family(self) -> RatingFamily:

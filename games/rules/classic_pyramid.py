@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .base import ADVICE_HEAD_START_POINTS
 from .base import Action
 from .base import Event
 from .base import Message
@@ -373,6 +374,7 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
 VARIANT = game_variant(
     globals(),
     key="pyramid_classic",
+    handicap_advice=ADVICE_HEAD_START_POINTS,
     name=Message(gettext_noop("Classic pyramid («71 points»)")),
     decisions=(
         Message(

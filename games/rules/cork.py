@@ -235,6 +235,7 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
 VARIANT = game_variant(
     globals(),
     key="cork",
+    plays_matches=False,  # played by many at once: its frames stay multi-player games
     name=Message(gettext_noop("Cork (Probka)")),
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 
+from .base import ADVICE_STROKES
 from .base import POCKETING
 from .base import SEAT_CHOICES
 from .base import Action
@@ -626,6 +627,7 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
 VARIANT = game_variant(
     globals(),
     key="cue_run",
+    handicap_advice=ADVICE_STROKES,
     name=Message(gettext_noop("Pocketing with the cue")),
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,

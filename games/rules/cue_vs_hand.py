@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .base import ADVICE_CUE_ROLES
 from .base import POCKETING
 from .base import SEAT_CHOICES
 from .base import Action
@@ -366,6 +367,7 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
 VARIANT = game_variant(
     globals(),
     key="cue_vs_hand",
+    handicap_advice=ADVICE_CUE_ROLES,
     name=Message(gettext_noop("Cue against hand")),
     min_seats=2,
     max_seats=2,

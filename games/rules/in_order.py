@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .base import ADVICE_HEAD_START_POINTS
 from .base import POCKETING
 from .base import Action
 from .base import Event
@@ -221,6 +222,7 @@ def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
 VARIANT = game_variant(
     globals(),
     key="in_order",
+    handicap_advice=ADVICE_HEAD_START_POINTS,
     name=Message(gettext_noop("Balls in order of their numbers")),
     decisions=(
         Message(

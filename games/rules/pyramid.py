@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from dataclasses import fields
 from typing import Any
 
+from .base import ADVICE_HEAD_START_BALLS
 from .base import SEAT_CHOICES
 from .base import Action
 from .base import Event
@@ -678,6 +679,7 @@ def family_variant(family: Family) -> Variant:
         source_title=family.source_title,
         source_points=(*family.source_points, HANDICAP_SOURCE),
         fouls_from_source=True,
+        handicap_advice=ADVICE_HEAD_START_BALLS,
     )
 
 

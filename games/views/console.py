@@ -15,12 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
-from clubsite.htmx import page_or_partial
-from clubsite.parsing import parse_id, parse_int
-from clubsite.roles import marker_required
-from clubsite.views import bad_request
 from games import rules, selectors, services
 from games.console import console_context, shown_version
 from games.forms import StartGameForm, seated_player_ids
@@ -29,17 +24,16 @@ from games.models import Game, GameStatus
 from live import topics
 from live.streams import Feed, stream_response
 from tables.models import Table
+from toolbox.parsing import parse_id, parse_int
+from toolbox.responses import bad_request, page_or_partial
+from toolbox.responses import redirect as htmx_redirect
+from toolbox.roles import marker_required
 
 CONSOLE = "games/console/console.html"
 START = "games/console/start.html"
 SEATS = "games/console/_seats.html"
 RESULT = "games/console/result.html"
 CONFLICT = 409
-
-
-def _redirect(request, url):
-    """A redirect that htmx follows with a full page load."""
-    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 # --- starting a game ---------------------------------------------------------------------
@@ -59,7 +53,7 @@ def table(request, number):
     table = get_object_or_404(Table, number=number)
     game = selectors.current_game(table)
     if game is not None:
-        return _redirect(request, reverse("games:console", args=[game.pk]))
+        return htmx_redirect(request, reverse("games:console", args=[game.pk]))
     return _start_page(request, table=table)
 
 
@@ -82,7 +76,7 @@ def _start_game(request, table):
         except ValidationError as error:
             form.add_service_errors(error)
         else:
-            return _redirect(request, reverse("games:console", args=[game.pk]))
+            return htmx_redirect(request, reverse("games:console", args=[game.pk]))
     return _start_form(request, form, table, edited=True)
 
 
@@ -189,7 +183,7 @@ def undo(request, pk):
 def abandon(request, pk):
     def abandoned(game):
         messages.success(request, _("The game was abandoned; the table is free."))
-        return _redirect(request, reverse("games:table", args=[game.table.number]))
+        return htmx_redirect(request, reverse("games:table", args=[game.table.number]))
 
     return _write(request, pk, services.abandon_game, done=abandoned)
 
@@ -198,7 +192,7 @@ def abandon(request, pk):
 @require_POST
 def finish(request, pk):
     def finished(game):
-        return _redirect(request, reverse("games:result", args=[game.pk]))
+        return htmx_redirect(request, reverse("games:result", args=[game.pk]))
 
     return _write(request, pk, services.finish_game, done=finished)
 
@@ -284,4 +278,4 @@ def rematch(request, pk):
     except ValidationError as error:
         text = " ".join(error.messages)
         return render(request, RESULT, _result_context(game, error=text), status=CONFLICT)
-    return _redirect(request, reverse("games:console", args=[new_game.pk]))
+    return htmx_redirect(request, reverse("games:console", args=[new_game.pk]))

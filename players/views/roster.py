@@ -9,13 +9,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from clubsite.form_page import form_page
-from clubsite.htmx import page_or_partial
-from clubsite.roles import roster_admin_required
 from players import csv_io, services
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
 from players.models import Player
 from players.selectors import search_players
+from toolbox.form_page import form_page
+from toolbox.responses import page_or_partial
+from toolbox.roles import roster_admin_required
 
 LIST_LIMIT = 200
 FORM = "players/roster/form.html"

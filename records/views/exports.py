@@ -1,6 +1,6 @@
 """The CSV exports of the records: finished games, and players' statistics per game.
 
-Open to everyone like the pages they come from; written by ``clubsite.csv_export``.
+Open to everyone like the pages they come from; written by ``toolbox.csv_export``.
 """
 
 from itertools import groupby
@@ -12,7 +12,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from clubsite.csv_export import streamed_csv_response
 from games import rules
 from games.models import Outcome, Seat, default_variant, variant_choices
 from records.stats import (
@@ -23,6 +22,7 @@ from records.stats import (
     variant_figures,
 )
 from records.views.games import DRAW_LABELS
+from toolbox.csv_export import streamed_csv_response
 
 
 class ExportForm(forms.Form):

@@ -10,17 +10,14 @@ from django import forms
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from clubsite.htmx import page_or_partial
-from clubsite.roles import marker_required
 from games import rules, selectors
 from games.forms import SETTING_PREFIX
-from games.i18n import render_message
 from games.models import Game, Outcome, default_variant, variant_choices, variant_label
+from games.rules_overview import played_settings
 from records import handicap, rating
 from records.stats import (
     PERIODS,
@@ -30,6 +27,8 @@ from records.stats import (
     leaderboard_columns,
     state_figures,
 )
+from toolbox.responses import page_or_partial
+from toolbox.roles import marker_required
 
 DEFAULT_MIN_GAMES = 3
 DRAW_LABELS = {
@@ -73,7 +72,7 @@ def game_detail(request, pk):
         "variant": variant,
         "seats": seats,
         "seat_names": [seat.name for seat in seats],  # the log names the players
-        "settings_rows": settings_rows(game, variant, seats),
+        "settings_rows": played_settings(game, variant, seats),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),
         "steps": steps,
@@ -83,36 +82,6 @@ def game_detail(request, pk):
         "log_error": log_error,
     }
     return render(request, "records/game_detail.html", context)
-
-
-def settings_rows(game, variant, seats):
-    """(label, value) of every setting the game was played with, as the rules page names them.
-
-    A choice is looked up by its string key whatever type the stored settings give it (seat
-    settings are stored as integers); a seat choice names the player seated there.
-    """
-    try:
-        values = selectors.settings_of(game).to_dict()
-    except rules.SettingsError:
-        values = dict(game.settings)
-    rows = []
-    for field in variant.settings_fields:
-        if field.name == "players" or field.name not in values:
-            continue
-        value = values[field.name]
-        if field.choices == rules.SEAT_CHOICES and str(value).isdigit():
-            index = int(value)
-            value = (
-                seats[index].name
-                if index < len(seats)
-                else render_message(dict(field.choices).get(str(value), str(value)))
-            )
-        elif field.kind == "choice":
-            value = render_message(dict(field.choices).get(str(value), str(value)))
-        elif field.kind == "bool":
-            value = _("yes") if value else _("no")
-        rows.append((render_message(field.label), value))
-    return rows
 
 
 # --- leaderboards ------------------------------------------------------------------------
@@ -204,7 +173,7 @@ def handicap_hint(request):
     """
     variant = request.GET.get("variant", "")
     tokens = request.GET.getlist("seats")
-    hint = handicap.suggest(variant, tokens) if variant in handicap.VARIANTS else None
+    hint = handicap.suggest(variant, tokens) if variant in handicap.advised_variants() else None
     form_settings = json.dumps(
         {SETTING_PREFIX + name: value for name, value in (hint.settings if hint else {}).items()}
     )

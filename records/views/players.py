@@ -6,11 +6,11 @@ from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
-from clubsite.htmx import wants_partial
 from games.models import Outcome
 from players.models import Player
 from records.forms import HandicapAdviceForm
 from records.stats import player_games, player_ratings, player_records
+from toolbox.responses import wants_partial
 
 GAMES_PER_PAGE = 25
 

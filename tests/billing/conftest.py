@@ -1,8 +1,8 @@
 import pytest
 
 from billing.demo import load_demo_tariffs
-from clubsite.roles import CASHIERS
 from tests.factories import UserFactory
+from toolbox.roles import CASHIERS
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from billing.models import (
     ReservationStatus,
     SplitMode,
 )
-from clubsite.roles import MARKERS
 from games.models import Game, GameStatus, Outcome, Seat
 from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
+from toolbox.roles import MARKERS
 
 pytestmark = pytest.mark.django_db
 

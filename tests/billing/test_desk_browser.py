@@ -9,9 +9,9 @@ from playwright.sync_api import expect
 from billing import services
 from billing.demo import load_demo_tariffs
 from billing.models import Bill, TableSession
-from clubsite.roles import CASHIERS
 from tests.conftest import login
 from tests.factories import TableFactory, UserFactory
+from toolbox.roles import CASHIERS
 
 
 @pytest.mark.browser

@@ -11,8 +11,8 @@ from django.utils import translation
 
 from billing import selectors, services
 from billing.models import AuditEntry, BillingSettings, SessionStatus, TableSession
-from clubsite.roles import MARKERS
 from tests.factories import GameFactory, TableFactory, UserFactory
+from toolbox.roles import MARKERS
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from billing import services
 from billing.demo import load_demo_tariffs
 from billing.models import BillingSettings, SpecialDay, Tariff, TariffBand
 from billing.pricing import WEEK, Band
-from clubsite.roles import ADMINS, MARKERS
 from tests.factories import UserFactory
+from toolbox.roles import ADMINS, MARKERS
 
 pytestmark = pytest.mark.django_db
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from clubsite.roles import MARKERS
 from games import demo, rules
-from players.management.commands.load_demo_club import PLAYERS
+from clubsite.management.commands.load_demo_club import PLAYERS
 from players.models import Player
 from tables.models import Table
 from tests.factories import UserFactory
+from toolbox.roles import MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -12,8 +12,8 @@ import pytest
 
 from billing import services as billing
 from billing.demo import load_demo_tariffs
-from clubsite.roles import CASHIERS
 from tests.factories import TableFactory, UserFactory, ev, record, start
+from toolbox.roles import CASHIERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -32,7 +32,7 @@ def redis_cache(settings):
     prefix = f"luza-test-{uuid.uuid4().hex}"  # this test's keys only
     settings.CACHES = {
         "default": {
-            "BACKEND": "clubsite.cache.ResilientRedisCache",
+            "BACKEND": "toolbox.cache.ResilientRedisCache",
             "LOCATION": "redis://127.0.0.1:6379/15",
             "KEY_PREFIX": prefix,
         }

@@ -5,13 +5,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from clubsite.qr import qr_svg
 from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Game
 from players.models import Player
 from tests.factories import ev, record, start
 from tests.helpers import seats, text_of
+from toolbox.qr import qr_svg
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
 from billing.models import AuditEntry
-from clubsite.roles import MARKERS, ensure_roles
 from games import rules, services
 from tests.factories import PlayerFactory, TableFactory
+from toolbox.roles import MARKERS, ensure_roles
 
 pytestmark = pytest.mark.django_db
 

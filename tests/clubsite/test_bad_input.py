@@ -8,10 +8,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from clubsite.parsing import parse_id, parse_int
 from games.models import Event, Game
 from players.models import Player
 from tests.factories import GameFactory, PlayerFactory, TableFactory
+from toolbox.parsing import parse_id, parse_int
 
 pytestmark = pytest.mark.django_db
 FORM = "application/x-www-form-urlencoded"

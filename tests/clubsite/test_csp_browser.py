@@ -10,12 +10,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from clubsite.roles import ADMINS, MARKERS
 from games import services
 from players.models import Player
 from tables.models import Table
 from tests.conftest import login
 from tests.factories import UserFactory
+from toolbox.roles import ADMINS, MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -32,7 +32,6 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from clubsite.roles import ADMINS, MARKERS
 from games import rules, services
 from games.forms import StartGameForm
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
@@ -40,6 +39,7 @@ from records.views.exports import ExportForm
 from records.views.games import LeaderboardForm
 from tables.forms import TableForm
 from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
+from toolbox.roles import ADMINS, MARKERS
 
 EXAMPLES = int(os.environ.get("LUZA_FUZZ_EXAMPLES", "80"))  # each: every role, GET and POST
 ROLES = ["anonymous", "plain", "marker", "admin"]  # each example is sent by each of them

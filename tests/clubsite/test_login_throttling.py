@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from clubsite.roles import ADMINS
 from tests.factories import UserFactory
+from toolbox.roles import ADMINS
 
 LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"

@@ -110,7 +110,7 @@ def test_each_process_caches_in_memory_unless_redis_is_named(monkeypatch):
     assert not hasattr(load_settings(monkeypatch), "CACHES")  # Django's default: in memory
     settings = load_settings(monkeypatch, REDIS_URL="redis://127.0.0.1:6379/3")
     cache = settings.CACHES["default"]
-    assert cache["BACKEND"] == "clubsite.cache.ResilientRedisCache"
+    assert cache["BACKEND"] == "toolbox.cache.ResilientRedisCache"
     assert cache["LOCATION"] == "redis://127.0.0.1:6379/3"
 
 

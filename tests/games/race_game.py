@@ -14,6 +14,8 @@ from django.db.models import Avg
 from games.presentation import Figure, Presentation
 from games.presentation.base import stat_float
 from games.rules.base import (
+    ADVICE_HEAD_START_BALLS,
+    SEAT_CHOICES,
     Action,
     Event,
     Message,
@@ -31,6 +33,9 @@ from games.rules.base import (
 POT, MISS = "pot", "miss"
 SETTINGS_FIELDS = (
     SettingField("target", Message("Balls to win"), "int", 3, min_value=1, max_value=15),
+    # The handicap its VARIANT says the records advise (a head start in balls).
+    SettingField("weaker_seat", Message("Weaker player"), "choice", "1", choices=SEAT_CHOICES),
+    SettingField("head_start", Message("Head start"), "int", 0, min_value=0, max_value=14),
 )
 
 
@@ -38,9 +43,16 @@ SETTINGS_FIELDS = (
 class Settings:
     players: int
     target: int
+    weaker_seat: int = 1
+    head_start: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": self.players, "target": self.target}
+        return {
+            "players": self.players,
+            "target": self.target,
+            "weaker_seat": self.weaker_seat,
+            "head_start": self.head_start,
+        }
 
 
 @dataclass(frozen=True)
@@ -56,13 +68,20 @@ class State:
 
 
 def settings_from_dict(data: Mapping[str, Any]) -> Settings:
+    data = {**data, "weaker_seat": str(data.get("weaker_seat", "1"))}  # stored as an int
     clean = parse_settings(SETTINGS_FIELDS, data, min_seats=2, max_seats=3)
-    return Settings(clean["players"], clean["target"])
+    weaker = int(clean["weaker_seat"])
+    return Settings(clean["players"], clean["target"], weaker, clean["head_start"])
 
 
 def initial_state(settings: Settings) -> State:
+    """Nobody has potted yet; the weaker player has his head start (if he has a seat)."""
     zeros = (0,) * settings.players
-    return State(settings, settings.players, 0, zeros, zeros)
+    scores = tuple(
+        settings.head_start if seat == settings.weaker_seat else 0
+        for seat in range(settings.players)
+    )
+    return State(settings, settings.players, 0, scores, zeros)
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -114,6 +133,7 @@ VARIANT = Variant(
     describe=describe,
     seat_stats=seat_stats,
     max_seats=3,
+    handicap_advice=ADVICE_HEAD_START_BALLS,
     decisions=(Message("A miss passes the turn."),),
     source_points=(Message("Whoever pots the target first wins."),),
 )

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from clubsite.roles import MARKERS
 from games import rules, services
 from games.models import Game, GameStatus
 from players.models import Player
 from tables.models import Table
 from tests.conftest import login as sign_in
 from tests.factories import TableFactory, UserFactory, start
+from toolbox.roles import MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,9 +13,11 @@ from django.urls import reverse
 
 from games import presentation, rules
 from games.models import Game
+from players.models import Player
 from records import rating
 from tests.games import race_game
 from tests.helpers import HX, console_html, figures, scores, start_via_form, tap
+from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +102,29 @@ def test_the_rules_page_explains_it(race_game_registered, client):
     assert 'id="race"' in html
     assert "Whoever pots the target first wins." in html
     assert "A miss passes the turn." in html
+
+
+def test_its_handicap_is_advised_as_its_variant_says(race_game_registered, client):
+    """``handicap_advice`` on its Variant is all it takes: the player page's advice offers
+    it and gives the weaker player his head start."""
+    strong = Player.objects.create(full_name="Андрей Сокол", skill_class="cms")
+    weak = Player.objects.create(full_name="Пётр Громов", skill_class="2")
+    url = reverse("players:detail", args=[strong.pk])
+    advice = client.get(url).content.decode().split('id="handicap-advice"')[1]
+    assert '<option value="race">Race to the target</option>' in advice.split("</select>")[0]
+    response = client.get(url, {"game": "race", "opponent": weak.pk})
+    advice = response.content.decode().split('id="handicap-advice"')[1].split("</section>")[0]
+    assert re.search(r"3–[12]", advice), advice  # first to 3: the weaker one starts ahead
+    assert weak.full_name in advice
+
+
+def test_it_is_played_as_a_match(race_game_registered, marker_client, table, players):
+    """``plays_matches`` (true unless the game says otherwise): the match form offers it and
+    a race-to-2 match of it starts."""
+    form = marker_client.get(reverse("tournaments:match_new") + f"?table={table.number}")
+    assert '<option value="race"' in form.content.decode()
+    match = tournament_services.start_match(
+        table=table, a=players[0], b=players[1], marker=None, variant="race", race_to=2
+    )
+    assert match.variant == "race"
+    assert Game.objects.get(match_frame__match=match).variant == "race"

@@ -8,10 +8,10 @@ Screenshots go to test-artifacts/ (git-ignored): look at them.
 
 import pytest
 
-from clubsite.roles import MARKERS
 from games import rules
 from tests.conftest import login as sign_in
 from tests.factories import TableFactory, UserFactory, ev, record, start
+from toolbox.roles import MARKERS
 
 from .test_console_browser import (
     ARTIFACTS,

@@ -3,10 +3,10 @@
 import pytest
 from django.urls import reverse
 
-from clubsite.roles import ADMINS
 from games.models import Event, Game, Seat
 from players.models import Player
 from tests.factories import PlayerFactory, TableFactory, UserFactory
+from toolbox.roles import ADMINS
 
 pytestmark = pytest.mark.django_db
 

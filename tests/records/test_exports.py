@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from clubsite.csv_export import safe_cell
 from games import rules
 from tests.factories import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
+from toolbox.csv_export import safe_cell
 
 pytestmark = pytest.mark.django_db
 

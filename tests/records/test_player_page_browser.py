@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from clubsite.roles import MARKERS
 from games import demo, rules
 from tables.models import Table
 from tests.factories import PlayerFactory, UserFactory
+from toolbox.roles import MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

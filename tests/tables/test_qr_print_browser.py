@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from clubsite.roles import ADMINS
 from tests.conftest import PASSWORD, login
 from tests.factories import TableFactory, UserFactory
+from toolbox.roles import ADMINS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from clubsite.roles import ADMINS, MARKERS
 from players.models import Player
 from tests.conftest import login
 from tests.factories import UserFactory
+from toolbox.roles import ADMINS, MARKERS
 from tournaments import selectors, services
 from tournaments.models import Match, Tournament
 from tournaments.simulate import play_frame

@@ -10,13 +10,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from clubsite.csv_export import formula_safe
 from games import rules
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game
 from players.models import Player
 from records import rating
+from toolbox.csv_export import formula_safe
 from tournaments import selectors, services
 from tournaments.models import Match, MatchStatus, Tournament
 from tournaments.simulate import play_frame

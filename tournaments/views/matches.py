@@ -8,15 +8,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
-from clubsite.htmx import page_or_partial
-from clubsite.parsing import parse_id
-from clubsite.roles import can_record_games, marker_required
 from games import selectors as game_selectors
 from games import services as game_services
 from games.models import Game, GameStatus
 from tables.models import Table
+from toolbox.parsing import parse_id
+from toolbox.responses import page_or_partial
+from toolbox.responses import redirect as htmx_redirect
+from toolbox.roles import can_record_games, marker_required
 from tournaments import selectors, services
 from tournaments.forms import MatchForm
 from tournaments.models import Match
@@ -55,7 +55,7 @@ def new(request):
             form.add_service_errors(error)
         else:
             url = reverse("games:console", args=[selectors.current_frame(match).game_id])
-            return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+            return htmx_redirect(request, url)
     # A refused start: 400, but 200 to htmx, which swaps no 4xx (the errors show inline).
     return _match_form(request, form, table, status=200 if request.htmx else 400)
 

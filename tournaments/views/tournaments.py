@@ -18,13 +18,13 @@ from django.views.decorators.http import (
 
 from boards.fragments import page_options
 from boards.polls import answer_poll, poll_fingerprint
-from clubsite.csv_export import csv_response
-from clubsite.htmx import wants_partial
-from clubsite.parsing import parse_id
-from clubsite.roles import can_manage_tournaments, tournament_admin_required
 from games import selectors as game_selectors
 from live.streams import stream_response
 from tables.models import Table
+from toolbox.csv_export import csv_response
+from toolbox.parsing import parse_id
+from toolbox.responses import wants_partial
+from toolbox.roles import can_manage_tournaments, tournament_admin_required
 from tournaments import feeds, fragments, selectors, services
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import Entrant, Match, Seeding, Tournament, TournamentStatus

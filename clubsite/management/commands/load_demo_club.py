@@ -12,12 +12,12 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
-from clubsite.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from games import rules
 from games.demo import load_demo_games
 from games.models import Game
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
+from toolbox.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from tournaments.demo import load_demo_tournaments
 
 TABLES = [

@@ -8,8 +8,12 @@ users) and may view the games in Django's admin (which also needs ``is_staff``).
 
 from functools import wraps
 
+from django.apps import apps
+from django.contrib.auth.management import create_permissions
+from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -68,9 +72,11 @@ ADMIN_PERMISSIONS = (
 
 
 def ensure_roles():
-    """Create both groups with their permissions; safe to run any number of times."""
-    from django.contrib.auth.models import Group, Permission
-
+    """Create the groups with their permissions; safe to run any number of times, and at any
+    point of ``migrate``'s post_migrate signals: the permissions it hands out are created
+    first, whatever order the apps are installed in."""
+    for app_config in apps.get_app_configs():
+        create_permissions(app_config, verbosity=0)
     for name, perms in [
         (MARKERS, MARKER_PERMISSIONS),
         (CASHIERS, CASHIER_PERMISSIONS),
@@ -91,9 +97,6 @@ def has_role_permission(user, perm):
     Held directly or through a group; superusers hold everything, inactive users nothing.
     The answer is remembered on the user object, i.e. for the rest of the request.
     """
-    from django.contrib.auth.models import Permission
-    from django.db.models import Q
-
     if not (user.is_authenticated and user.is_active):
         return False
     if user.is_superuser:

@@ -6,11 +6,11 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import RequestFactory
 
-from clubsite.roles import can_manage_roster, can_record_games
 from games import rules
 from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
+from toolbox.roles import can_manage_roster, can_record_games
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,6 @@ import time
 import pytest
 from django.core.cache import cache
 
-from clubsite import cache as resilient
 from records import rating
 from tests.factories import (
     PlayerFactory,
@@ -18,6 +17,7 @@ from tests.factories import (
     start,
 )
 from tests.helpers import poll, shown_fp
+from toolbox import cache as resilient
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def use_redis_at(settings, url, timeout=0.5):
     settings.CACHES = {
         "default": {
-            "BACKEND": "clubsite.cache.ResilientRedisCache",
+            "BACKEND": "toolbox.cache.ResilientRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "luza-dead",
             "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},

@@ -5,7 +5,8 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import reverse
 
-from clubsite.roles import (
+from tests.factories import UserFactory
+from toolbox.roles import (
     ADMINS,
     MARKERS,
     can_manage_roster,
@@ -15,7 +16,6 @@ from clubsite.roles import (
     marker_required,
     roster_admin_required,
 )
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
