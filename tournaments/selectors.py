@@ -14,6 +14,7 @@ from games import selectors as game_selectors
 from games.models import Game, GameStatus
 from tournaments.models import Entrant, Frame, Match, MatchStatus, ResultKind, Tournament
 
+
 def match_variants():
     """The games a match can be played in: those two can play that say so
     (``Variant.plays_matches``: «Пробка», played by many at once, does not)."""

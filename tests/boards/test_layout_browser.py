@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from games import demo, rules
 from clubsite.management.commands.load_demo_club import PLAYERS
+from games import demo, rules
 from players.models import Player
 from tables.models import Table
 from tests.factories import UserFactory

@@ -3,6 +3,7 @@ free tables, results advancing the bracket, the public page, the TV board, the C
 the player pages, the demo."""
 
 import csv
+import datetime as dt
 import io
 import re
 
@@ -528,6 +529,36 @@ def test_public_page_board_and_csv(client, tables):
     assert all(not cell.startswith("=") for row in rows for cell in row)
     assert any(cell == "'=HYPERLINK(1)" for row in rows for cell in row)
     assert client.get(reverse("tournaments:board", args=[9999])).status_code == 404
+
+
+def test_protocol_times_are_the_clubs_to_the_second(client, tables, settings):
+    """matches.csv (issue 22 item 6): a match played at 01:05 on 4 December in the club's
+    time zone reads so, ISO 8601 with the offset, to the second (it was UTC, 22:05 the day
+    before, with microseconds); a walkover, never at a table, has no start."""
+    settings.TIME_ZONE = "Europe/Moscow"
+    tournament, _players = make_tournament("single", n=3, race_upper=1, race_final=1)
+    start(tournament)
+    view = selectors.tournament_view(tournament)
+    key = view.queue[0].spec.key
+    match = services.start_tournament_match(
+        tournament=tournament, key=key, table=tables[0], marker=None
+    )
+    match = play_match(match, "a")
+    utc = dt.UTC
+    Match.objects.filter(pk=match.pk).update(
+        started_at=dt.datetime(2026, 12, 3, 22, 5, 7, 123456, tzinfo=utc),
+        finished_at=dt.datetime(2026, 12, 3, 22, 41, 0, 999, tzinfo=utc),
+    )
+    final = selectors.tournament_view(tournament).queue[0].spec.key
+    services.record_walkover(tournament=tournament, key=final, winner="b")
+    response = client.get(reverse("tournaments:matches_csv", args=[tournament.pk]))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8").lstrip("\ufeff"))))
+    played = next(row for row in rows if row["table"] == str(tables[0].number))
+    assert played["started_at"] == "2026-12-04T01:05:07+03:00"
+    assert played["finished_at"] == "2026-12-04T01:41:00+03:00"
+    walkover = next(row for row in rows if row["walkover"])
+    assert walkover["started_at"] == ""
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+03:00", walkover["finished_at"])
 
 
 def test_pages_say_standings_and_a_match_or_tournament_finished_in_the_right_words(client, tables):

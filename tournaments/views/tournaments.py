@@ -6,6 +6,7 @@ import functools
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -304,6 +305,14 @@ CSV_HEADER = [
 ]
 
 
+def club_time(moment):
+    """A protocol's time: in the club's time zone, ISO 8601 with its offset, to the second
+    («2026-12-04T01:05:00+03:00»); empty when there is none."""
+    if moment is None:
+        return ""
+    return timezone.localtime(moment).isoformat(timespec="seconds")
+
+
 @require_GET
 def matches_csv(request, pk):
     tournament = _tournament(pk)
@@ -325,8 +334,8 @@ def matches_csv(request, pk):
                 "" if item.score_b is None else item.score_b,
                 item.winner_name,
                 item.table_number or "",
-                match.started_at.isoformat() if match is not None and match.table_id else "",
-                match.finished_at.isoformat() if match is not None and match.finished_at else "",
+                club_time(match.started_at) if match is not None and match.table_id else "",
+                club_time(match.finished_at) if match is not None else "",
                 item.kind if item.kind in ("walkover", "withdrawal") else "",
             ]
         )
