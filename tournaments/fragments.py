@@ -34,7 +34,12 @@ def sections(view):
     }
     found = []
     for name in (brackets.GROUP, brackets.UPPER, brackets.LOWER, brackets.FINAL):
-        rounds = view.section(name)
+        # The grand final's reset is drawn once it is to be played (Item.shown).
+        rounds = [
+            (number, items)
+            for number, items in view.section(name)
+            if any(item.shown for item in items)
+        ]
         if rounds:
             tallest = max(len(items) for _round, items in rounds)
             found.append(

@@ -277,6 +277,11 @@ class Match(models.Model):
         return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
 
     @property
+    def loser_name(self):
+        """Who lost: of a walkover, who did not come; of a withdrawal, who withdrew."""
+        return {"a": self.name_b, "b": self.name_a}.get(self.winner, "")
+
+    @property
     def target_a(self):
         """Frames A still had to win at the start (race 5 vs 4: a head start of one)."""
         return self.race_to - self.head_start_a

@@ -275,6 +275,25 @@ class Item:
         return {"a": self.name_a, "b": self.name_b}.get(self.winner, "")
 
     @property
+    def loser_name(self):
+        """Who lost it: of a walkover, who did not come; of a withdrawal, who withdrew."""
+        return {"a": self.name_b, "b": self.name_a}.get(self.winner, "")
+
+    @property
+    def without_play(self):
+        """A walkover or a withdrawal: decided without a frame."""
+        return self.kind in (ResultKind.WALKOVER, ResultKind.WITHDRAWAL)
+
+    @property
+    def shown(self):
+        """Whether the bracket and the match list show it: not a grand final's reset that
+        will not be played (void), nor one still waiting for the first final to say whether
+        it will be."""
+        if self.status == "void":
+            return False
+        return not (self.spec.reset and self.status == "waiting")
+
+    @property
     def has_score(self):
         """A score in frames: played or in play (a walkover or a withdrawal has none)."""
         return self.score_a is not None and self.kind in ("", ResultKind.PLAYED)
@@ -464,6 +483,20 @@ def offers(free_tables, queue):
             found.append((free_tables[len(found)], item))
             offered |= seeds
     return found
+
+
+def no_offer_reason(free_tables, queue):
+    """Why the desk offers no free table a match (when it offers none): "no_table",
+    "no_match" (none is ready), "held" (every ready match is on hold), "busy" (the players
+    of every ready match are at other tables) or "held_or_busy" (some of each)."""
+    if not free_tables:
+        return "no_table"
+    if not queue:
+        return "no_match"
+    held = [item for item in queue if item.status == "held"]
+    if len(held) == len(queue):
+        return "held"
+    return "held_or_busy" if held else "busy"
 
 
 def free_tables_for_matches():

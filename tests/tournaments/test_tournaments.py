@@ -343,26 +343,153 @@ def test_walkover_does_not_change_ratings_and_can_be_taken_back(admin_client, ta
     assert item(tournament, key).status == "ready"
 
 
+def flat(html):
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
 def test_a_walkover_shows_who_went_through_and_no_score(admin_client, tables):
-    """A walkover has no frames: the pages say «неявка» and who goes through, never a
-    «0 : 0» as if a match had been played (the bracket, the match list and the desk did)."""
+    """A walkover has no frames: the pages say who did not come and who goes through
+    («Неявка: A — проходит B», issue 22 item 1), never a «0 : 0» as if a match had been
+    played, nor «(Неявка: B)», which read as if the winner had not come."""
     tournament, players = make_tournament(n=4)
     start(tournament)
     key = selectors.bracket_of(tournament).matches[0].key
-    admin_client.post(
-        reverse("tournaments:walkover", args=[tournament.pk]), {"key": key, "winner": "b"}
+    response = admin_client.post(
+        reverse("tournaments:walkover", args=[tournament.pk]),
+        {"key": key, "winner": "b"},
+        follow=True,
     )
     walkover = item(tournament, key)
-    winner = walkover.name_b
+    absent, winner = walkover.name_a, walkover.name_b
+    words = f"Неявка: {absent} — проходит {winner}"
+    assert words in flat(response.content.decode().split('class="messages')[1])
     box = Client().get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
-    box = box.split(f'data-key="{key}"')[1].split("</div>")[0]
+    box = (
+        box.split(f'data-key="{key}"')[0].rsplit("<div", 1)[1]
+        + box.split(f'data-key="{key}"')[1].split("</div>")[0]
+    )
     assert "неявка" in box and 'class="mbox-score">0<' not in box
+    assert f'title="{words}"' in box
+    assert re.search(r'mbox-side absent"><span class="mbox-name">' + absent, box)
     public = Client().get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     row = public.split('id="matches"')[1].split("</tr>")[1]
-    assert "0 : 0" not in row and f"неявка: {winner}" in " ".join(row.split())
+    assert "0 : 0" not in row and words in flat(row)
     desk = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
-    results = " ".join(desk.split("Результаты")[1].split())
-    assert "0 : 0" not in results and f"(Неявка: {winner})" in results
+    results = flat(desk.split("Результаты")[1].split("Участники")[0])
+    assert "0 : 0" not in results and words in results
+    assert f"(Неявка: {winner})" not in results
+    match = Match.objects.get(bracket_key=key)
+    page = flat(admin_client.get(reverse("tournaments:match", args=[match.pk])).content.decode())
+    assert words in page and "0 : 0" not in page
+
+
+def test_the_walkover_control_says_who_did_not_come_and_asks_first(admin_client, tables):
+    """Issue 22 item 1: the desk's walkover was a bare «Неявка» button beside a player's name
+    (which one: the absent or the winner?). It now opens first, and each of its two buttons
+    says in words who did not come and who goes through."""
+    tournament, _players = make_tournament(n=4)
+    start(tournament)
+    ready = selectors.tournament_view(tournament).queue[0]
+    desk = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    tools = desk.split(f'data-key="{ready.spec.key}"')[1].split("</li>")[0]
+    control = tools.split('<details class="confirm-walkover">')[1].split("</details>")[0]
+    assert "<summary" in control and "Кто не явился?" in control
+    buttons = re.findall(r'<button name="winner" value="(\w)"[^>]*>([^<]*)</button>', control)
+    assert buttons == [
+        ("b", f"Неявка: {ready.name_a} — проходит {ready.name_b}"),
+        ("a", f"Неявка: {ready.name_b} — проходит {ready.name_a}"),
+    ]
+    assert "<select" not in tools.split("confirm-walkover")[1]
+
+
+def test_the_desk_lists_a_match_lost_by_a_withdrawal_with_the_other_results(admin_client, tables):
+    """Issue 22 item 5: a match decided by a withdrawal (derived: no Match row) was missing
+    from the desk's results while the TV board and the public page showed it. It is listed,
+    in words, without «Take back» (a withdrawal is for good)."""
+    tournament, _players = make_tournament("round_robin", n=4)
+    start(tournament)
+    entrant = tournament.entrants.get(seed=2)
+    admin_client.post(reverse("tournaments:withdraw", args=[tournament.pk, entrant.pk]))
+    view = selectors.tournament_view(tournament)
+    lost = [i for i in view.items if i.kind == "withdrawal"]
+    assert len(lost) == 3
+    desk = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    results = desk.split("Результаты")[1].split("Участники")[0]
+    for lost_item in lost:
+        line = results.split(f'data-key="{lost_item.spec.key}"')[1].split("</li>")[0]
+        assert f"Снятие с турнира: {entrant.name} — проходит {lost_item.winner_name}" in flat(line)
+        assert "Отменить" not in line
+    public = Client().get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert flat(public).count(f"Снятие с турнира: {entrant.name} — проходит") == 3
+
+
+def test_the_grand_final_reset_is_drawn_once_it_is_to_be_played(client, tables):
+    """Issue 22 item 5: the reset of a double elimination's grand final stood on the boards
+    (an empty box, «Повторный финал») from the start, though it is played only when the lower
+    bracket's winner takes the first final. It is drawn once it is to be played."""
+    tournament, _players = make_tournament("double", n=3, race_upper=1, race_lower=1, race_final=1)
+    start(tournament)
+
+    def reset_drawn():
+        board = client.get(reverse("tournaments:board", args=[tournament.pk])).content.decode()
+        public = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+        listed = 'data-key="F2"' in board, 'data-key="F2"' in public
+        assert listed[0] == listed[1]
+        in_match_list = "Финал, повторный" in public.split('id="matches"')[1]
+        assert in_match_list == listed[0]
+        return listed[0]
+
+    assert not reset_drawn()
+    while (view := selectors.tournament_view(tournament)).by_key["F1"].status != "ready":
+        services.record_walkover(tournament=tournament, key=view.queue[0].spec.key, winner="a")
+    assert not reset_drawn()
+    services.record_walkover(tournament=tournament, key="F1", winner="b")  # the lower's winner
+    assert item(tournament, "F2").status == "ready" and reset_drawn()
+    services.record_walkover(tournament=tournament, key="F2", winner="a")
+    assert reset_drawn()
+    # Taken back and won by the upper bracket's winner: no reset to play, none drawn.
+    services.undo_walkover(match=Match.objects.get(bracket_key="F2"))
+    services.undo_walkover(match=Match.objects.get(bracket_key="F1", status="finished"))
+    services.record_walkover(tournament=tournament, key="F1", winner="a")
+    assert item(tournament, "F2").status == "void" and not reset_drawn()
+
+
+def test_the_desk_says_why_no_table_is_offered_a_match(admin_client, tables):
+    """Issue 22 item 5: with every ready match on hold the desk said «the players of the
+    ready matches are playing at other tables»; it tells that from players at tables."""
+    tournament, players = make_tournament("round_robin", n=4)
+    start(tournament)
+    manage = reverse("tournaments:manage", args=[tournament.pk])
+    hold = reverse("tournaments:hold", args=[tournament.pk])
+
+    def reason():
+        page = admin_client.get(manage).content.decode()
+        return flat(page.split("<h2>Свободные столы</h2>")[1].split("<h2>Готовые матчи")[0])
+
+    keys = [i.spec.key for i in selectors.tournament_view(tournament).queue]
+    for key in keys:
+        admin_client.post(hold, {"key": key, "held": "1"})
+    assert reason() == "Все готовые матчи отложены: верните один, чтобы предложить ему стол."
+    for key in keys:
+        admin_client.post(hold, {"key": key, "held": "0"})
+    first = selectors.tournament_view(tournament).by_key[keys[0]]
+    services.start_tournament_match(
+        tournament=tournament, key=keys[0], table=tables[0], marker=None
+    )
+    # The one match whose players are free is held; the others' players are at a table.
+    free = next(
+        i
+        for i in selectors.tournament_view(tournament).queue
+        if not {i.seed_a, i.seed_b} & {first.seed_a, first.seed_b}
+    )
+    admin_client.post(hold, {"key": free.spec.key, "held": "1"})
+    assert reason() == "Готовые матчи отложены или их игроки играют за другими столами."
+    admin_client.post(hold, {"key": free.spec.key, "held": "0"})
+    player = tournament.entrants.get(seed=free.seed_a).player
+    game_services.start_game(
+        table=tables[1], variant="clockwise", settings={}, seats=[player, "Гость"], marker=None
+    )
+    assert reason() == "Игроки готовых матчей играют за другими столами."
 
 
 def test_undo_is_refused_with_the_reason_once_a_later_match_started(admin_client, tables):

@@ -6,6 +6,7 @@ import functools
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -34,6 +35,7 @@ LIST = "tournaments/list.html"
 EDIT = "tournaments/edit.html"
 MANAGE = "tournaments/manage.html"
 DETAIL = "tournaments/detail.html"
+WITHOUT_PLAY = "tournaments/_without_play.html"
 
 
 def _tournament(pk):
@@ -119,8 +121,10 @@ def manage(request, pk):
             view=view,
             free_tables=free,
             offers=selectors.offers(free, queue),
+            no_offer=selectors.no_offer_reason(free, queue),
             queue=queue,
-            finished=[i for i in view.items if i.status == "finished" and i.match is not None],
+            # Every result, a match lost by a withdrawal (derived: no Match row) among them.
+            finished=[i for i in view.items if i.status == "finished"],
             entrants=sorted(view.entrants.values(), key=lambda e: e.seed),
         )
     return render(request, MANAGE, context)
@@ -221,12 +225,14 @@ def hold(request, pk):
 
 @desk_action
 def walkover(request, pk):
-    services.record_walkover(
+    """A walkover: ``winner`` goes through, the other did not come; the desk says which."""
+    match = services.record_walkover(
         tournament=_tournament(pk),
         key=request.POST.get("key", ""),
         winner=request.POST.get("winner", ""),
         user=request.user,
     )
+    messages.success(request, render_to_string(WITHOUT_PLAY, {"item": match}).strip())
 
 
 @desk_action
