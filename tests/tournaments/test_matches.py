@@ -2,6 +2,8 @@
 itself at N, shown on the console, the boards and the match page; reopened when the last
 frame was recorded wrongly."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -118,6 +120,76 @@ def test_one_tap_per_frame_and_the_match_ends_by_itself(marker_client, table, pl
     ratings = rating.ratings_for("clockwise")
     assert ratings.games[players[0].pk] == 2
     assert ratings.rating(players[0].pk) > ratings.rating(players[1].pk)
+
+
+def primary_buttons(html):
+    return re.findall(r'<button[^>]*class="button primary[^"]*"[^>]*>([^<]*)</button>', html)
+
+
+def test_a_match_reads_as_a_match_on_the_console(marker_client, table, players, marker_user):
+    """Issue 22 item 4: the console's sticky strip shows the match's frames; the end of a
+    frame has one primary button (there were two green ones: the match bar's, half under the
+    strip, and «Finish and save the result»), and the deciding frame's says the match is over
+    instead of «…и играть следующую»."""
+    match = start(table, players[0], players[1], marker_user, race_to=2)
+    game = frame_game(match)
+    url = reverse("games:console", args=[game.pk])
+    console = marker_client.get(url).content.decode()
+    assert re.search(r"data-strip-match>матч 0 : 0<", console)
+    game = play_frame(game, 0)  # A (seat 1, he breaks) wins the first frame: 1 : 0 after it
+    console = marker_client.get(url).content.decode()
+    assert primary_buttons(console) == ["Записать партию и играть следующую"]
+    finish = console.split("data-finish")[0].rsplit("<form", 1)[1]
+    assert f'action="{reverse("tournaments:match_next", args=[match.pk])}"' in finish
+    assert "data-match=" in console and "match-bar" in console
+    marker_client.post(
+        reverse("tournaments:match_next", args=[match.pk]),
+        {"game": game.pk, "seq": game.last_seq},
+    )
+    second = frame_game(match)  # B breaks: the strip puts the frames of the player to play first
+    console = marker_client.get(reverse("games:console", args=[second.pk])).content.decode()
+    assert re.search(r"data-strip-match>матч 0 : 1<", console)  # B to play: 0, A: 1
+    second = play_frame(second, 1)  # A, in seat 2 now, wins: 2 : 0, the match is over
+    console = marker_client.get(reverse("games:console", args=[second.pk])).content.decode()
+    assert primary_buttons(console) == ["Записать партию — матч окончен"]
+    response = marker_client.post(
+        reverse("tournaments:match_next", args=[match.pk]),
+        {"game": second.pk, "seq": second.last_seq},
+    )
+    assert response.url == reverse("tournaments:match", args=[match.pk])
+    match.refresh_from_db()
+    assert (match.status, match.winner) == ("finished", "a")
+    # A single game keeps its own button, with no match in the strip.
+    single = game_services.start_game(
+        table=table, variant="clockwise", settings={}, seats=["Анна", "Борис"], marker=None
+    )
+    single = play_frame(single, 0)
+    console = marker_client.get(reverse("games:console", args=[single.pk])).content.decode()
+    assert primary_buttons(console) == ["Завершить и сохранить результат"]
+    assert "data-strip-match" not in console
+
+
+def test_after_the_match_the_boards_say_the_match_is_over(client, table, players, marker_user):
+    """Issue 22 item 4: once the match is over, the table board and the wall said the last
+    frame's result («Игра окончена», the frame's winner); they say «матч окончен 3 : 1» with
+    the match's winner."""
+    match = start(table, players[0], players[1], marker_user, race_to=3)
+    for side in ("b", "a", "b", "b"):
+        frame = selectors.current_frame(match)
+        game = play_frame(frame.game, 0 if frame.breaker == side else 1)
+        services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.score_a, match.score_b) == ("finished", "b", 1, 3)
+    winner = match.name_b
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    banner = " ".join(board.split('class="banner-box"')[1].split("</div>")[0].split())
+    assert "Матч окончен 3 : 1" in banner and f"Победитель: {winner}" in banner
+    assert "Игра окончена" not in banner
+    wall = client.get(reverse("games:wall")).content.decode()
+    tile = wall.split(f'data-table="{table.number}"')[1].split("</article>")[0]
+    tile = " ".join(re.sub(r"<[^>]+>", " ", tile).split())
+    assert f"Матч окончен 3 : 1. Победитель: {winner}" in tile
+    assert "Последняя партия" not in tile
 
 
 def test_frame_finished_on_the_console_also_counts(marker_client, table, players, marker_user):

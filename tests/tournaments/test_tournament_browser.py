@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from games import rules
+from games import services as game_services
 from players.models import Player
 from tests.conftest import login
 from tests.factories import UserFactory
@@ -436,3 +438,58 @@ def test_the_public_bracket_fits_a_desktop_with_names_whole(browser, live_server
     finally:
         context.close()
     assert max(layout["overflow"]) <= 0 and layout["cut"] == [], layout
+
+
+def test_a_race_to_3_reads_as_a_match_on_a_phone(browser, live_server, tables):
+    """Issue 22 item 4, tapped as a marker taps on a 360×740 phone: at the end of every frame
+    one primary button, in sight below the sticky strip, which shows the match's frames; the
+    deciding frame's button says the match is over; then the table's board on a TV says
+    «матч окончен 3 : 1» with the winner."""
+    UserFactory(username="match-marker", groups=[MARKERS])
+    names = ["Константин Преображенский", "Николай Фёдоров"]
+    a, b = (Player.objects.create(full_name=name) for name in names)
+    match = services.start_match(
+        table=tables[0], variant="pyramid_free", a=a, b=b, race_to=3, marker=None
+    )
+    context, page = context_page(browser, PHONE, is_mobile=True, has_touch=True)
+    login(page, live_server, "match-marker")
+    strip = "#console [data-strip]"
+    for number, side in enumerate("abaa", start=1):
+        frame = selectors.current_frame(match)
+        game = frame.game
+        if frame.breaker != side:  # the breaker misses, the winner pockets all but one
+            game = game_services.record_event(
+                game=game, expected_seq=0, event=rules.Event("stroke"), user=None
+            )
+        game = game_services.record_event(
+            game=game, expected_seq=game.last_seq, event=rules.Event("pot", count=7), user=None
+        )
+        page.goto(f"{live_server.url}/marker/games/{game.pk}/")
+        won = selectors.match_score(match)
+        mine, theirs = won if side == "a" else won[::-1]  # the player to play's frames first
+        expect(page.locator("[data-strip-match]")).to_have_text(f"матч {mine} : {theirs}")
+        page.click('.action-pot button[data-count="1"]')
+        page.wait_for_selector("[data-finish]")
+        page.wait_for_timeout(300)
+        primary = page.locator("#console button.primary:visible")
+        expect(primary).to_have_count(1)
+        box, bar = primary.bounding_box(), page.locator(strip).bounding_box()
+        assert box["y"] >= bar["y"] + bar["height"] - 1 and box["y"] + box["height"] <= 740
+        deciding = number == 4
+        label = (
+            "Записать партию — матч окончен" if deciding else "Записать партию и играть следующую"
+        )
+        expect(primary).to_have_text(label)
+        screenshot(page, f"match-frame-{number}", full_page=False)
+        primary.click()
+        page.wait_for_load_state()
+    expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    match.refresh_from_db()
+    assert (match.status, match.winner, match.score_a, match.score_b) == ("finished", "a", 3, 1)
+    context.close()
+    context, tv = context_page(browser, TV)
+    tv.goto(f"{live_server.url}/tables/{tables[0].number}/board/")
+    expect(tv.locator("[data-match-over]")).to_have_text("Матч окончен 3 : 1")
+    expect(tv.locator("[data-banner]")).to_have_text(f"Победитель: {names[0]}")
+    screenshot(tv, "match-over-board", full_page=False)
+    context.close()

@@ -1,5 +1,6 @@
-"""What the console, the boards and the result page show of a frame's match:
-«2 : 1, до 3» above the frame in play, and the marker's one tap to the next frame."""
+"""What the console, the boards and the result page show of a frame's match: «2 : 1, до 3»
+above the frame in play, the match score in the console's strip, the marker's one tap at the
+end of a frame, and «матч окончен 3 : 1» with the winner once it is over."""
 
 from django import template
 
@@ -10,7 +11,11 @@ from tournaments.models import MatchStatus
 register = template.Library()
 
 
-def _line(game):
+def _line(game, state=None):
+    """The match ``game`` is a frame of, as the pages show it (None: a single game).
+
+    With the frame's ``state`` (the console), ``deciding`` says whether saving the frame as
+    it stands ends the match."""
     match = selectors.match_of_game(game) if game is not None and game.pk else None
     if match is None:
         return None
@@ -23,6 +28,9 @@ def _line(game):
     if frame is not None and frame.breaker == "b":
         names.reverse()
         scores.reverse()
+    over = match.status == MatchStatus.FINISHED
+    frame_open = game.status == GameStatus.IN_PROGRESS
+    winner_score, loser_score = sorted(score, reverse=True)
     return {
         "match": match,
         "name_1": names[0],
@@ -30,28 +38,39 @@ def _line(game):
         "score_1": scores[0],
         "score_2": scores[1],
         "frame_number": number,
-        "over": match.status == MatchStatus.FINISHED,
-        "frame_open": game.status == GameStatus.IN_PROGRESS,
+        "over": over,
+        "frame_open": frame_open,
         "last": bool(frames) and frames[-1].game_id == game.pk,
+        # Once over: «3 : 1», the winner's frames first.
+        "winner_score": winner_score,
+        "loser_score": loser_score,
+        "deciding": frame_open and frame is not None and _decides(match, score, frame, state),
     }
+
+
+def _decides(match, score, frame, state):
+    """Whether the frame, won as ``state`` says, brings a side to the race."""
+    result = getattr(state, "result", None) if state is not None else None
+    if not getattr(state, "finished", False) or result is None or result.draw:
+        return False
+    if len(result.winners) != 1:
+        return False
+    side = frame.breaker if result.winners[0] == 0 else ("b" if frame.breaker == "a" else "a")
+    after = (score[0] + (side == "a"), score[1] + (side == "b"))
+    return selectors.decided(match, after) is not None
+
+
+@register.simple_tag
+def match_line(game, state=None):
+    """The match of a frame, for a template to show where it likes (console, boards):
+    ``{% match_line game state as match %}``; None for a single game."""
+    return _line(game, state)
 
 
 @register.inclusion_tag("tournaments/matches/_score_line.html")
 def match_score_line(game, place="board"):
     """The match score above a frame (boards and wall: ``place`` picks the markup)."""
     return {"line": _line(game), "place": place}
-
-
-@register.inclusion_tag("tournaments/matches/_console_bar.html", takes_context=True)
-def match_console_bar(context, game, outcome=None):
-    """On the console: the match score, and once the frame is over the one tap that saves it
-    and starts the next frame."""
-    return {
-        "line": _line(game),
-        "game": game,
-        "final": bool(outcome and outcome.get("final")),
-        "csrf_token": context.get("csrf_token"),
-    }
 
 
 @register.inclusion_tag("tournaments/matches/_result_panel.html", takes_context=True)
