@@ -42,7 +42,7 @@ test: setup
 
 # Developers: refresh the .po catalogs after changing visible strings (needs GNU gettext).
 messages: setup
-	$(PY) manage.py makemessages -l ru -l en --ignore=.venv --ignore=staticfiles --ignore=bench
+	$(PY) manage.py makemessages -l ru -l en --add-location=file --ignore=.venv --ignore=staticfiles --ignore=bench
 
 clean:
 	rm -rf $(VENV) staticfiles

@@ -14,10 +14,11 @@ from billing.models import (
     Tariff,
     TariffBand,
 )
+from toolbox.forms import AsciiAdminMixin
 from toolbox.immutable import ReadOnlyAdminMixin
 
 
-class TariffBandInline(admin.TabularInline):
+class TariffBandInline(AsciiAdminMixin, admin.TabularInline):
     model = TariffBand
     form = TariffBandForm
     formset = BandFormSet
@@ -25,7 +26,7 @@ class TariffBandInline(admin.TabularInline):
 
 
 @admin.register(Tariff)
-class TariffAdmin(admin.ModelAdmin):
+class TariffAdmin(AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["kind", "bands_summary"]
     inlines = [TariffBandInline]
 
@@ -41,13 +42,13 @@ class TariffAdmin(admin.ModelAdmin):
 
 
 @admin.register(SpecialDay)
-class SpecialDayAdmin(admin.ModelAdmin):
+class SpecialDayAdmin(AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["date", "priced_as", "note"]
     date_hierarchy = "date"
 
 
 @admin.register(BillingSettings)
-class BillingSettingsAdmin(admin.ModelAdmin):
+class BillingSettingsAdmin(AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["__str__", "step_minutes", "minimum_minutes"]
 
     def has_add_permission(self, request):
@@ -58,7 +59,7 @@ class BillingSettingsAdmin(admin.ModelAdmin):
 
 
 @admin.register(BarItem)
-class BarItemAdmin(admin.ModelAdmin):
+class BarItemAdmin(AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["name", "price_display", "is_active"]
     list_filter = ["is_active"]
     search_fields = ["name"]

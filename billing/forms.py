@@ -1,8 +1,6 @@
 """Forms of billing: a tariff's bands (edited together, so the week is checked whole) and
 the price preview."""
 
-from decimal import ROUND_HALF_UP, Decimal
-
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
@@ -11,31 +9,18 @@ from django.utils.translation import gettext_lazy as _
 from billing import pricing, services
 from billing.models import WEEKDAY_CHOICES, TariffBand
 from tables.models import TableKind
+from toolbox import forms as ascii_forms
 
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 
 
-class RoublesField(forms.DecimalField):
-    """Money typed in roubles (``450`` or ``450,50``), cleaned to integer kopecks."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("min_value", Decimal("0"))
-        kwargs.setdefault("max_value", Decimal("1000000"))
-        super().__init__(max_digits=9, decimal_places=2, localize=True, **kwargs)
-
-    def prepare_value(self, value):
-        if isinstance(value, int):
-            return Decimal(value) / 100
-        return super().prepare_value(value)
-
-    def clean(self, value):
-        roubles = super().clean(value)
-        if roubles is None:
-            return None
-        return int((roubles * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP))
+def RoublesField(*, min_value=0, **kwargs):  # noqa: N802 (a field, as the others)
+    """Money typed in roubles, cleaned to integer kopecks (``toolbox.forms.RoublesField``);
+    ``min_value`` in kopecks."""
+    return ascii_forms.RoublesField(min_kopecks=min_value, **kwargs)
 
 
-class TariffBandForm(forms.ModelForm):
+class TariffBandForm(ascii_forms.ModelForm):
     weekdays = forms.TypedMultipleChoiceField(
         label=_("weekdays"),
         choices=WEEKDAY_CHOICES,
@@ -86,17 +71,17 @@ class BandFormSet(BaseInlineFormSet):
 
 class PricePreviewForm(forms.Form):
     kind = forms.ChoiceField(label=_("table kind"), choices=TableKind.choices)
-    start = forms.DateTimeField(
+    start = ascii_forms.DateTimeField(
         label=_("start"),
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    end = forms.DateTimeField(
+    end = ascii_forms.DateTimeField(
         label=_("end"),
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    discount_percent = forms.IntegerField(
+    discount_percent = ascii_forms.IntegerField(
         label=_("member's discount, %"), min_value=0, max_value=100, initial=0, required=False
     )
 
@@ -112,7 +97,7 @@ class PricePreviewForm(forms.Form):
 
 
 class StartClockForm(forms.Form):
-    prepaid_minutes = forms.IntegerField(
+    prepaid_minutes = ascii_forms.IntegerField(
         label=_("prepaid, minutes"), min_value=1, max_value=24 * 60, required=False
     )
 
@@ -129,14 +114,14 @@ class CorrectTimeForm(forms.Form):
     """A played stretch's new start and end (the club's local time, to the second)."""
 
     stretch = forms.ModelChoiceField(label=_("stretch"), queryset=None, empty_label=None)
-    started_at = forms.DateTimeField(
+    started_at = ascii_forms.DateTimeField(
         label=_("from"),
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(
             attrs={"type": "datetime-local", "step": "1"}, format="%Y-%m-%dT%H:%M:%S"
         ),
     )
-    ended_at = forms.DateTimeField(
+    ended_at = ascii_forms.DateTimeField(
         label=_("to"),
         input_formats=DATETIME_FORMATS,
         required=False,
@@ -171,7 +156,7 @@ def stretch_label(stretch):
 
 class BarItemLineForm(forms.Form):
     item = forms.ModelChoiceField(label=_("bar item"), queryset=None, empty_label=None)
-    quantity = forms.IntegerField(label=_("quantity"), min_value=1, max_value=99, initial=1)
+    quantity = ascii_forms.IntegerField(label=_("quantity"), min_value=1, max_value=99, initial=1)
 
     def __init__(self, *args, **kwargs):
         from billing.models import BarItem
@@ -189,7 +174,7 @@ def bar_item_label(item):
 
 class DiscountForm(forms.Form):
     member = forms.ModelChoiceField(label=_("member"), queryset=None, required=False)
-    discount_percent = forms.IntegerField(
+    discount_percent = ascii_forms.IntegerField(
         label=_("member's discount, %"), min_value=0, max_value=100, initial=0
     )
 
@@ -206,7 +191,7 @@ class PayerForm(forms.Form):
 
 class PaymentForm(forms.Form):
     method = forms.ChoiceField(label=_("method"), choices=None)
-    amount = RoublesField(label=_("amount, ₽"), min_value=Decimal("0.01"))
+    amount = RoublesField(label=_("amount, ₽"), min_value=1)
     receipt_number = forms.CharField(label=_("register's receipt number"), max_length=40)
     payer = forms.ModelChoiceField(label=_("payer"), queryset=None, required=False)
 
@@ -230,12 +215,12 @@ class BookingForm(forms.Form):
     table = forms.ModelChoiceField(label=_("table"), queryset=None, empty_label=None)
     name = forms.CharField(label=_("name"), max_length=150)
     phone = forms.CharField(label=_("phone"), max_length=32)
-    starts_at = forms.DateTimeField(
+    starts_at = ascii_forms.DateTimeField(
         label=_("start"),
         input_formats=DATETIME_FORMATS,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    minutes = forms.IntegerField(
+    minutes = ascii_forms.IntegerField(
         label=_("length, minutes"), min_value=15, max_value=12 * 60, initial=60
     )
 
@@ -254,10 +239,10 @@ class BookingForm(forms.Form):
 
 
 class ReportForm(forms.Form):
-    start = forms.DateField(
+    start = ascii_forms.DateField(
         label=_("from"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
-    end = forms.DateField(
+    end = ascii_forms.DateField(
         label=_("to"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
     )
 

@@ -18,6 +18,8 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from toolbox.forms import AsciiAdminMixin
+
 SUPERUSER_ONLY_FIELDS = ("is_superuser", "user_permissions")
 
 admin.site.unregister(User)
@@ -64,7 +66,7 @@ class ClubGroupAdmin(TranslatedPermissionsMixin, GroupAdmin):
 
 
 @admin.register(User)
-class ClubUserAdmin(TranslatedPermissionsMixin, UserAdmin):
+class ClubUserAdmin(AsciiAdminMixin, TranslatedPermissionsMixin, UserAdmin):
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
         if request.user.is_superuser:

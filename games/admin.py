@@ -10,10 +10,11 @@ from games import rules, selectors
 from games.i18n import render_message
 from games.models import Event, Game, Seat
 from games.rules_overview import played_settings
+from toolbox.forms import AsciiAdminMixin
 from toolbox.immutable import ReadOnlyAdminMixin
 
 
-class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
+class SeatInline(AsciiAdminMixin, ReadOnlyAdminMixin, admin.TabularInline):
     model = Seat
     fields = ["position", "player", "guest_name", "outcome", "score"]
     readonly_fields = fields
@@ -21,7 +22,7 @@ class SeatInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class GameAdmin(AsciiAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["id", "variant", "table", "status", "started_at", "finished_at", "marker"]
     list_filter = ["status", "variant", "table"]
     search_fields = [
@@ -71,7 +72,7 @@ def _game_story(game_pk, last_seq):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class EventAdmin(AsciiAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ["game", "seq", "what", "recorded_by", "recorded_at"]
     list_filter = ["game__variant"]
     search_fields = ["=game__id", "kind"]

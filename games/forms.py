@@ -16,6 +16,7 @@ from games.i18n import render_message
 from games.models import default_variant, variant_choices
 from players.models import Player
 from tables.models import Table
+from toolbox import forms as ascii_forms
 from toolbox.parsing import parse_id
 
 SETTING_PREFIX = "s_"
@@ -55,7 +56,7 @@ def setting_form_field(setting):
         "initial": setting.default,
     }
     if setting.kind == "int":
-        return forms.IntegerField(
+        return ascii_forms.IntegerField(
             min_value=setting.min_value, max_value=setting.max_value, **common
         )
     if setting.kind == "choice":

@@ -7,10 +7,11 @@ from django.utils.translation import ngettext
 from players import services
 from players.forms import PlayerForm
 from players.models import Player
+from toolbox.forms import AsciiAdminMixin
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(AsciiAdminMixin, admin.ModelAdmin):
     form = PlayerForm  # its check of the unique active name, as on the roster pages
     list_display = [
         "full_name",

@@ -3,11 +3,12 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Player
 from players.selectors import ACTIVE, ALL, INACTIVE
+from toolbox import forms as ascii_forms
 
 PLAYER_FIELDS = ["full_name", "nickname", "phone", "email", "skill_class", "notes"]
 
 
-class PlayerForm(forms.ModelForm):
+class PlayerForm(ascii_forms.ModelForm):
     class Meta:
         model = Player
         fields = PLAYER_FIELDS

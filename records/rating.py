@@ -9,8 +9,8 @@ brings them up to date (incrementally when it can, from scratch when anything ol
 Families
     ``families()`` groups the games whose results measure the same skill, as each game's
     ``rules.Variant.rating_family`` says. «Пробка» (cork) is a multi-player game of its own;
-    the pocketing games of the seed (balls clockwise, pocketing with the cue, cue against
-    hand) and «Кладка шаров по порядку номеров», the base of the clockwise game, all measure
+    the traditional source's pocketing games (balls clockwise, pocketing with the cue, cue
+    against hand) and «Кладка шаров по порядку номеров», the base of the clockwise game, all measure
     potting, so they share one rating (``rules.POCKETING``). The four pyramid games
     (Свободная, Комбинированная, Динамичная, Классическая) are played on the same table with
     the same skills and are what a club's pyramid tournament mixes: one rating

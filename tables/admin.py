@@ -2,15 +2,16 @@
 with a game in progress cannot be deactivated or put out of service, neither from its change
 form nor from the list's editable "out of service" column."""
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
 from tables import services
 from tables.models import Table
+from toolbox import forms as ascii_forms
+from toolbox.forms import AsciiAdminMixin
 
 
-class TableAdminForm(forms.ModelForm):
+class TableAdminForm(ascii_forms.ModelForm):
     class Meta:
         model = Table
         fields = ["number", "name", "kind", "is_active", "out_of_service"]
@@ -36,7 +37,7 @@ class TableAdminForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(AsciiAdminMixin, admin.ModelAdmin):
     form = TableAdminForm
     list_display = ["number", "name", "kind", "is_active", "out_of_service"]
     list_display_links = ["number", "name"]

@@ -1,9 +1,8 @@
-from django import forms
-
 from tables.models import Table
+from toolbox import forms as ascii_forms
 
 
-class TableForm(forms.ModelForm):
+class TableForm(ascii_forms.ModelForm):
     class Meta:
         model = Table
         fields = ["number", "name", "kind"]

@@ -11,6 +11,7 @@ from games.forms import SETTING_PREFIX, GameSettingsMixin, SeatsFormMixin
 from games.i18n import render_message
 from games.models import default_variant
 from players.models import Player
+from toolbox import forms as ascii_forms
 from tournaments import selectors
 from tournaments.models import MAX_RACE, BreakRule, Side, Tournament
 
@@ -31,17 +32,17 @@ class MatchForm(SeatsFormMixin, forms.Form):
     )
     variant = forms.ChoiceField(label=_("Game"))
     seats = forms.Field(required=False, widget=forms.MultipleHiddenInput)
-    race_to = forms.IntegerField(
+    race_to = ascii_forms.IntegerField(
         label=_("Race to (frames)"), min_value=1, max_value=MAX_RACE, initial=3
     )
     first_break = forms.ChoiceField(label=_("Breaks first"), choices=Side.choices, initial="a")
     break_rule = forms.ChoiceField(
         label=_("Then"), choices=BreakRule.choices, initial=BreakRule.ALTERNATE
     )
-    head_start_a = forms.IntegerField(
+    head_start_a = ascii_forms.IntegerField(
         label=_("Head start of A (frames)"), min_value=0, max_value=MAX_RACE - 1, initial=0
     )
-    head_start_b = forms.IntegerField(
+    head_start_b = ascii_forms.IntegerField(
         label=_("Head start of B (frames)"), min_value=0, max_value=MAX_RACE - 1, initial=0
     )
     MATCH_FIELDS = ("race_to", "first_break", "break_rule", "head_start_a", "head_start_b")
@@ -95,7 +96,7 @@ def seat_role(label):
     return gettext("the weaker player (player B without a handicap)")
 
 
-class TournamentForm(GameSettingsMixin, forms.ModelForm):
+class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
     """A tournament: name, date, game, format, races, the break, the handicap and the game's
     settings for every frame. Choosing another game (``op=variant``) shows its settings."""
 

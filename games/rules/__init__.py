@@ -2,8 +2,17 @@
 
 Plain Python: no Django import, no I/O. Views and models call it; it never calls them.
 See ``base.py`` for the contract every game module fulfils, and ``docs/rules/`` for the
-rules themselves, as this club plays them (the everyday pyramid games' shared mechanics are
-in ``pyramid.py``).
+rules themselves, as this club plays them: what the traditional Russian source states is
+marked **[source]** there (and ``[source]`` in the modules' docstrings), what the club decided
+**[decision]**. The nine games, one module each:
+
+- the four traditional games of that source (``docs/rules/README.md``): ``cork`` «Пробка»,
+  ``clockwise`` «Кладка шаров по часовой стрелке», ``cue_run`` «Кладка шаров кием»,
+  ``cue_vs_hand`` «Снимание шаров рукой»;
+- the everyday pyramid games (``docs/rules/pyramid.md``): ``in_order`` «Кладка шаров по
+  порядку номеров», ``free_pyramid`` Свободная («Американка»), ``combined_pyramid``
+  Комбинированная («Московская»), ``dynamic_pyramid`` Динамичная («Невская»),
+  ``classic_pyramid`` Классическая («71 очко»); their shared mechanics are in ``pyramid.py``.
 
 - ``VARIANTS`` / ``get_variant(key)``: the games by key (``Game.variant``).
 - ``replay(variant, settings, events)``: the state after the marker's events. An
@@ -90,7 +99,7 @@ __all__ = [
 # The game modules, in the order the site lists the games. Each game's presentation is the
 # module of the same name in games/presentation/ (games.presentation.PRESENTATIONS).
 GAME_MODULES: tuple[ModuleType, ...] = (
-    # the four traditional games of the seed (RULES.md)
+    # the four traditional games of the Russian source (docs/rules/README.md)
     cork,
     clockwise,
     cue_run,

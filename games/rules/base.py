@@ -308,7 +308,7 @@ class RatingFamily:
     name: Message
 
 
-# The pocketing games of balls in order and of the seed measure potting: one rating.
+# The pocketing games of balls in order and of the traditional source measure potting: one rating.
 POCKETING = RatingFamily("pocketing", Message(gettext_noop("Pocketing games")))
 
 

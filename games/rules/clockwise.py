@@ -1,7 +1,7 @@
 """«Кладка шаров по часовой стрелке» («по солнцу») — balls in order, clockwise pockets
 (docs/rules/clockwise.md).
 
-[seed] Two players alternate; fifteen numbered balls and the cue ball. The ball "on" is
+[source] Two players alternate; fifteen numbered balls and the cue ball. The ball "on" is
 always the lowest-numbered ball on the table. After the first player's first stroke (the
 break) the opponent nominates the pocket for ball 1; each next ball goes into the next pocket
 clockwise, so 1-7-13, 2-8-14, 3-9-15, 4-10, 5-11 and 6-12 share a pocket. A ball pocketed into
@@ -9,7 +9,7 @@ another pocket does not count and is put back on the table. An order error found
 ball pocketed so far counts, and the order continues clockwise from the pocket the last
 pocketed ball really went into.
 
-Decisions (the seed defers to «по порядку номеров», which it does not contain):
+Decisions (the source defers to «по порядку номеров», which it does not contain):
 - Scoring: a legal pot scores the ball's number (``points_per_ball="number"``, 120 in all) or
   1 (``"one"``, 15 in all); the first player to more than half (61, or 8 balls) wins; if the
   table is cleared first, the higher score wins and equal scores are a (normal) draw.
@@ -396,7 +396,7 @@ def _pot(state: State, event: Event) -> State:
     check_ball_on(state.balls_left, ball)
     seat = state.turn
     if pocket is not state.pocket_for(ball):
-        # [seed] the stroke does not count and the ball goes back; the turn passes.
+        # [source] the stroke does not count and the ball goes back; the turn passes.
         return _replace(state, turn=1 - seat, wrong_pockets=bump(state.wrong_pockets, seat, 1))
     settings = state.settings
     scores = bump(state.scores, seat, settings.value(ball))

@@ -1,10 +1,10 @@
 """«Пробка» — the cork game: 2–10 players, a doubling bank (docs/rules/cork.md).
 
-[seed] Every player starts with 1 point; the bank (the sum of all players' points) starts at
+[source] Every player starts with 1 point; the bank (the sum of all players' points) starts at
 N, the number of players. A foul costs the fouling player the bank, and the bank doubles
 (6 players: −5 and bank 12, then −11 and 24, then −23 and 48; 10 players: fouls cost 10,
 20, 40). A scoring stroke (the cork knocked down by an object ball off a cushion) earns the
-bank. The first player to reach the target (100) wins. The six fouls a–f are the seed's.
+bank. The first player to reach the target (100) wins. The six fouls a–f are the source's.
 
 Decisions (docs/rules/cork.md marks them; listed in ``VARIANT.decisions`` for the rules page):
 - The bank doubles after an award too (it is "the sum of points received by all players").
@@ -55,7 +55,7 @@ STROKE = "stroke"
 SCORE = "score"
 FOUL = "foul"
 
-# The seed's fouls a–f, in the seed's order.
+# The source's fouls a–f, in the source's order.
 FOUL_LABELS: dict[str, Message] = {
     "cork_by_cue_ball": Message(gettext_noop("Cue ball played or touched the cork")),
     "cork_direct": Message(gettext_noop("Cork hit by an object ball directly, not off a cushion")),
@@ -72,7 +72,7 @@ SETTINGS_FIELDS: tuple[SettingField, ...] = (
         label=Message(gettext_noop("Target")),
         kind="int",
         default=100,
-        help=Message(gettext_noop("The first player to reach this score wins (the seed: 100).")),
+        help=Message(gettext_noop("The first player to reach this score wins (the source: 100).")),
         min_value=2,
         max_value=1_000_000_000,
     ),

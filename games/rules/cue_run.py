@@ -1,6 +1,6 @@
 """«Кладка шаров кием» — pocket all 16 balls in the fewest strokes (docs/rules/cue_run.md).
 
-[seed] Each participant in turn makes a complete run: the fifteen pyramid balls and the cue
+[source] Each participant in turn makes a complete run: the fifteen pyramid balls and the cue
 ball, sixteen in all; the referee (the marker) counts the strokes. Every stroke counts 1. A
 penalty of one stroke is added for a double hit and for touching the cue ball or any other
 ball with clothing, hand, cue, machine (машинка) or mazik. A ball knocked off the table goes
@@ -90,7 +90,7 @@ START = "start"
 EXTRA_STROKES = "extra_strokes"
 MIXED = "mixed"
 
-# The seed's two penalties, a) and b).
+# The source's two penalties, a) and b).
 FOUL_LABELS: dict[str, Message] = {
     "double_hit": Message(gettext_noop("Double hit")),
     "touched": Message(

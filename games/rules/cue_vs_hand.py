@@ -1,6 +1,6 @@
 """«Снимание шаров рукой» — cue against hand (docs/rules/cue_vs_hand.md).
 
-[seed] (the source stops mid-sentence) All fifteen balls, whatever their numbers, are set up
+[source] (the source stops mid-sentence) All fifteen balls, whatever their numbers, are set up
 as a pyramid. The participant who plays with the cue opens and breaks; he may first play the
 cue ball off a cushion so that it stops behind the pyramid, and then break. A ball that drops
 on the break is put back and the same player keeps the stroke.

@@ -25,7 +25,7 @@ from live import topics
 from live.streams import Feed, stream_response
 from tables.models import Table
 from toolbox.parsing import parse_id, parse_int
-from toolbox.responses import bad_request, page_or_partial
+from toolbox.responses import bad_request, render_page_or_partial
 from toolbox.responses import redirect as htmx_redirect
 from toolbox.roles import marker_required
 
@@ -102,7 +102,7 @@ def _start_form(request, form, table, *, edited=False, results=(), query=""):
         "games_in_progress": selectors.games_in_progress() if table is None else [],
         "out_of_service": table is not None and (not table.is_active or table.out_of_service),
     }
-    return render(request, page_or_partial(request, START, "start_form", when=edited), context)
+    return render_page_or_partial(request, START, "start_form", context, when=edited)
 
 
 @marker_required
@@ -243,8 +243,8 @@ def _render_console(request, game, *, error=None, confirm=None):
     if isinstance(error, rules.Message):  # the rules' reason, naming the players
         error = render_message(error, context["seat_names"])
     context["error"] = error
-    template = page_or_partial(request, CONSOLE, "console")
-    return render(request, template, context, status=CONFLICT if error else 200)
+    status = CONFLICT if error else 200
+    return render_page_or_partial(request, CONSOLE, "console", context, status=status)
 
 
 # --- after the game ----------------------------------------------------------------------

@@ -14,7 +14,7 @@ from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
 from players.models import Player
 from players.selectors import search_players
 from toolbox.form_page import form_page
-from toolbox.responses import page_or_partial
+from toolbox.responses import render_page_or_partial
 from toolbox.roles import roster_admin_required
 
 LIST_LIMIT = 200
@@ -43,7 +43,7 @@ def player_list(request):
         "limited": total > LIST_LIMIT,
         "export_query": request.GET.urlencode(),
     }
-    return render(request, page_or_partial(request, "players/roster/list.html", "results"), context)
+    return render_page_or_partial(request, "players/roster/list.html", "results", context)
 
 
 @roster_admin_required

@@ -22,14 +22,15 @@ from records.stats import (
     variant_figures,
 )
 from records.views.games import DRAW_LABELS
+from toolbox import forms as ascii_forms
 from toolbox.csv_export import streamed_csv_response
 
 
 class ExportForm(forms.Form):
     variant = forms.ChoiceField(choices=variant_choices, required=False)
     period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
-    player = forms.IntegerField(required=False, min_value=1)
-    min_games = forms.IntegerField(required=False, min_value=1, max_value=10_000)
+    player = ascii_forms.IntegerField(required=False, min_value=1)
+    min_games = ascii_forms.IntegerField(required=False, min_value=1, max_value=10_000)
 
 
 def _export_query(request):

@@ -27,7 +27,8 @@ from records.stats import (
     leaderboard_columns,
     state_figures,
 )
-from toolbox.responses import page_or_partial
+from toolbox import forms as ascii_forms
+from toolbox.responses import render_page_or_partial
 from toolbox.roles import marker_required
 
 DEFAULT_MIN_GAMES = 3
@@ -92,7 +93,7 @@ class LeaderboardForm(forms.Form):
     period = forms.ChoiceField(
         label=gettext_lazy("Period"), choices=list(PERIODS.items()), required=False
     )
-    min_games = forms.IntegerField(
+    min_games = ascii_forms.IntegerField(
         label=gettext_lazy("Minimum games"), min_value=1, max_value=10_000, required=False
     )
     sort = forms.CharField(required=False, max_length=40)
@@ -142,7 +143,7 @@ def leaderboard_view(request):
             for family, keys in rating.families().items()
         ],
     }
-    return render(request, page_or_partial(request, "records/leaderboard.html", "board"), context)
+    return render_page_or_partial(request, "records/leaderboard.html", "board", context)
 
 
 def sort_link(query, column, sort, desc):

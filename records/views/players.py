@@ -10,7 +10,7 @@ from games.models import Outcome
 from players.models import Player
 from records.forms import HandicapAdviceForm
 from records.stats import player_games, player_ratings, player_records
-from toolbox.responses import wants_partial
+from toolbox.responses import render_page_or_partial, wants_partial
 
 GAMES_PER_PAGE = 25
 
@@ -33,10 +33,10 @@ def player_detail(request, pk):
     context |= {"advice_form": asked, "advice": asked.advice()}
     status = 400 if asked.is_bound and not asked.is_valid() else 200
     template = "records/player_detail.html"
-    if wants_partial(request, target="player-games"):
-        return render(request, template + "#games", context)
-    if wants_partial(request, target="handicap-advice"):
-        return render(request, template + "#advice", context, status=status)
+    if wants_partial(request, "player-games"):  # another page of his games
+        return render_page_or_partial(request, template, "games", context)
+    if wants_partial(request, "handicap-advice"):  # the advice asked for
+        return render_page_or_partial(request, template, "advice", context, status=status)
     context["records"] = player_records(player)
     context["ratings"] = player_ratings(player)
     return render(request, template, context, status=status)

@@ -108,7 +108,7 @@ def test_fouls_are_marked_as_stated_by_the_source_or_decided(client):
 
 
 def test_the_page_settles_the_one_point_mode_and_draws_among_three_or_more(client):
-    """RULES.md's two readings, as the club reads them on the rules page (in English)."""
+    """The two readings of docs/rules/, as the club reads them on the rules page (in English)."""
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     clockwise, cue_run = (
         html.unescape(part)

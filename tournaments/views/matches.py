@@ -14,8 +14,8 @@ from games import services as game_services
 from games.models import Game, GameStatus
 from tables.models import Table
 from toolbox.parsing import parse_id
-from toolbox.responses import page_or_partial
 from toolbox.responses import redirect as htmx_redirect
+from toolbox.responses import render_page_or_partial
 from toolbox.roles import can_record_games, marker_required
 from tournaments import selectors, services
 from tournaments.forms import MatchForm
@@ -63,8 +63,8 @@ def new(request):
 def _match_form(request, form, table, *, results=(), query="", status=200):
     """The match page, or only its form for an htmx post."""
     context = {"form": form, "table": table, "results": results, "query": query}
-    template = page_or_partial(request, NEW, "match_form", when=request.method == "POST")
-    return render(request, template, context, status=status)
+    when = request.method == "POST"
+    return render_page_or_partial(request, NEW, "match_form", context, when=when, status=status)
 
 
 @require_GET

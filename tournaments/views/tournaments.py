@@ -25,7 +25,7 @@ from live.streams import stream_response
 from tables.models import Table
 from toolbox.csv_export import csv_response
 from toolbox.parsing import parse_id
-from toolbox.responses import wants_partial
+from toolbox.responses import render_page_or_partial, wants_partial
 from toolbox.roles import can_manage_tournaments, tournament_admin_required
 from tournaments import feeds, fragments, selectors, services
 from tournaments.forms import EntrantForm, TournamentForm
@@ -110,8 +110,8 @@ def manage(request, pk):
             query=query,
             results=game_selectors.search_players(query, exclude_ids=entered),
         )
-        if wants_partial(request, "entrant-results"):
-            return render(request, f"{MANAGE}#entrant_results", context)
+        if wants_partial(request, "entrant-results"):  # the roster search as the admin types
+            return render_page_or_partial(request, MANAGE, "entrant_results", context)
     else:
         view = selectors.tournament_view(tournament)
         free = list(selectors.free_tables_for_matches())

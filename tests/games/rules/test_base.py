@@ -41,7 +41,7 @@ def test_join_messages():
 def test_pockets_are_declared_clockwise():
     # docs/rules: FAR_LEFT → FAR_RIGHT → RIGHT_MIDDLE → NEAR_RIGHT → NEAR_LEFT → LEFT_MIDDLE.
     assert list(Pocket) == [FL, FR, RM, NR, NL, LM]
-    # the seed: "right middle" is followed by "the right corner on the home side" …
+    # the source: "right middle" is followed by "the right corner on the home side" …
     assert Pocket.RIGHT_MIDDLE.next_clockwise() is Pocket.NEAR_RIGHT
     # … and "left middle" by "the far left corner", then "the far right corner".
     assert Pocket.LEFT_MIDDLE.next_clockwise() is Pocket.FAR_LEFT

@@ -1,4 +1,4 @@
-"""«Кладка шаров по часовой стрелке»: the seed's pocket groups and late-error example, the break
+"""«Кладка шаров по часовой стрелке»: the source's pocket groups and late-error example, the break
 and nomination, wrong-pocket return, every foul, the end, the settings."""
 
 import pytest
@@ -247,7 +247,8 @@ def test_one_point_a_ball_first_to_eight_balls_wins():
 
 
 def test_one_point_a_ball_a_foul_on_a_high_ball_still_costs_one_point():
-    """RULES.md: with "one", the value of the ball on is 1 whatever its number."""
+    """docs/rules/clockwise.md: with "one", the value of the ball on is 1 whatever its
+    number."""
     events = pot_designated(OPENING, range(1, 7), points_per_ball="one")  # ball 7 is on
     state = play([*events, foul()], points_per_ball="one")
     assert state.scores == (0, 6 - 1)

@@ -1,4 +1,4 @@
-"""«Пробка»: the seed's worked examples verbatim, every foul, turns, the end, the settings."""
+"""«Пробка»: the source's worked examples verbatim, every foul, turns, the end, the settings."""
 
 import pytest
 

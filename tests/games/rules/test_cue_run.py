@@ -320,8 +320,8 @@ def test_three_players_two_perfect_runs_share_a_normal_draw():
 
 
 def test_five_players_two_share_the_best_total_the_other_three_lose():
-    """RULES.md: the best adjusted total wins; the seats sharing it draw (normally only when
-    each of them ran 16 in 16), every other seat loses."""
+    """docs/rules/cue_run.md: the best adjusted total wins; the seats sharing it draw
+    (normally only when each of them ran 16 in 16), every other seat loses."""
     state = play(run_in(18) + run_in(17) + run_in(20) + run_in(17) + run_in(19), players=5)
     assert state.finished
     assert state.result.winners == (1, 3)
@@ -468,7 +468,7 @@ def test_settings_fields_mark_the_decisions_and_fouls_have_labels():
         "mixed",
     ]
     assert fields["handicap_strokes"].decision
-    assert not fields["handicap"].decision  # the three kinds are the seed's
+    assert not fields["handicap"].decision  # the three kinds are the source's
     assert set(CUE_RUN.foul_labels) == {"double_hit", "touched"}
     assert CUE_RUN.decisions
 

@@ -1,4 +1,4 @@
-"""«Снимание шаров рукой»: the seed's break rules, then the decided rules — pots, turns,
+"""«Снимание шаров рукой»: the source's break rules, then the decided rules — pots, turns,
 fouls returning a ball, the first to 8, the balls on the table, the settings."""
 
 import pytest
