@@ -4,6 +4,7 @@ and that the apps import each other without a cycle, counting every import."""
 
 import configparser
 import re
+import subprocess
 from pathlib import Path
 
 import grimp
@@ -112,3 +113,16 @@ def test_the_cycle_check_can_fail(monkeypatch):
     monkeypatch.setattr(f"{__name__}.app_graph", lambda: cyclic)
     with pytest.raises(pytest.fail.Exception, match="games -> tables -> games"):
         test_the_apps_import_each_other_without_a_cycle()
+
+
+def test_the_repository_explains_itself_without_a_virtualenv():
+    """Nothing of a developer's machine is tracked: a committed ``.venv`` link (pointing
+    outside the repository) breaks ``make`` on every fresh clone."""
+    tracked = subprocess.run(
+        ["git", "ls-files", ".venv", "venv", "*.mo", "db.sqlite3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert tracked == []
