@@ -1,11 +1,26 @@
 """The demo club's tariff (and, later, its past sessions and bills). Idempotent."""
 
-from datetime import date, time
+import random
+from datetime import date, time, timedelta
 
-from billing import services
-from billing.models import BillingSettings, SpecialDay, Tariff
+from django.utils import timezone
+
+from billing import selectors, services
+from billing.models import (
+    OPEN_STATUSES,
+    BarItem,
+    Bill,
+    BillingSettings,
+    PaymentMethod,
+    SpecialDay,
+    SplitMode,
+    TableSession,
+    Tariff,
+)
 from billing.pricing import WEEK, WEEKEND, WORKDAYS, Band
-from tables.models import TableKind
+from games import selectors as games_selectors
+from games.demo import backdate, play
+from tables.models import Table, TableKind
 
 # pyramid_12 exactly as the club's price list; the smaller tables cost less.
 PYRAMID_12 = [
@@ -47,13 +62,7 @@ def load_demo_tariffs():
 def load_demo_clocks(*, tables, user, now=None):
     """Two clocks running now, on the tables with games in progress: one paused for a while,
     one prepaid for an hour with 8 minutes left. Only into a club with no clock running."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from billing.models import TableSession
-
-    if TableSession.objects.filter(status__in=["running", "paused"]).exists():
+    if TableSession.objects.filter(status__in=OPEN_STATUSES).exists():
         return 0
     now = now or timezone.now()
     first = services.start_session(table=tables[0], user=user, at=now - timedelta(minutes=75))
@@ -74,14 +83,6 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
     bar items, splits of every kind (the loser pays from games played in the session) and
     payments; today's shift left open; one booking for tonight. Only into a club without
     bills. Returns the number of sessions created."""
-    import random
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from billing.models import BarItem, Bill, PaymentMethod, SplitMode
-    from games.demo import backdate, play
-
     if Bill.objects.exists():
         return 0
     rng = random.Random(seed)
@@ -144,10 +145,8 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
                 services.set_split(
                     bill=bill, mode=mode, percents=percents, assignments=assignments, user=user
                 )
-                from billing.selectors import bill_summary
-
                 bill.refresh_from_db()
-                summary = bill_summary(bill)
+                summary = selectors.bill_summary(bill)
                 for payer, share in summary.shares:
                     if share:
                         services.record_payment(
@@ -161,9 +160,7 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
                         )
                 sessions += 1
                 cursor = stop + timedelta(minutes=rng.randint(10, 60))
-        from billing.selectors import shift_report
-
-        expected = shift_report(shift).expected_cash
+        expected = selectors.shift_report(shift).expected_cash
         services.close_shift(
             shift=shift,
             user=user,
@@ -185,14 +182,9 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
 
 def busy_players():
     """The roster players in a game in progress (a player is at one table at a time)."""
-    from games.selectors import seats_in_play
-
-    return set(seats_in_play().values_list("player_id", flat=True))
+    return set(games_selectors.seats_in_play().values_list("player_id", flat=True))
 
 
 def busy_tables():
-    from games.models import Game, GameStatus
-
-    return set(
-        Game.objects.filter(status=GameStatus.IN_PROGRESS).values_list("table_id", flat=True)
-    )
+    """The tables with a game in progress."""
+    return set(games_selectors.tables_in_play(Table.objects.all()).values_list("pk", flat=True))

@@ -4,11 +4,14 @@ the price preview."""
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from billing import pricing, services
-from billing.models import WEEKDAY_CHOICES, TariffBand
-from tables.models import TableKind
+from billing.labels import money
+from billing.models import WEEKDAY_CHOICES, BarItem, PaymentMethod, TariffBand
+from players.models import Player, validate_phone
+from tables.models import Table, TableKind
 from toolbox import forms as ascii_forms
 
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
@@ -137,20 +140,16 @@ class CorrectTimeForm(forms.Form):
         self.fields["stretch"].queryset = session.stretches.select_related("table")
         self.fields["stretch"].label_from_instance = stretch_label
         if stretch is not None:  # prefilled with the stretch's times, to be edited
-            from django.utils import timezone as tz
-
             self.initial.update(
                 stretch=stretch.pk,
-                started_at=tz.localtime(stretch.started_at),
-                ended_at=tz.localtime(stretch.ended_at) if stretch.ended_at else None,
+                started_at=timezone.localtime(stretch.started_at),
+                ended_at=timezone.localtime(stretch.ended_at) if stretch.ended_at else None,
             )
 
 
 def stretch_label(stretch):
-    from django.utils import timezone as tz
-
-    start = tz.localtime(stretch.started_at)
-    end = tz.localtime(stretch.ended_at).strftime("%H:%M:%S") if stretch.ended_at else "…"
+    start = timezone.localtime(stretch.started_at)
+    end = timezone.localtime(stretch.ended_at).strftime("%H:%M:%S") if stretch.ended_at else "…"
     return f"№{stretch.table.number}: {start:%d.%m %H:%M:%S} – {end}"
 
 
@@ -159,16 +158,12 @@ class BarItemLineForm(forms.Form):
     quantity = ascii_forms.IntegerField(label=_("quantity"), min_value=1, max_value=99, initial=1)
 
     def __init__(self, *args, **kwargs):
-        from billing.models import BarItem
-
         super().__init__(*args, **kwargs)
         self.fields["item"].queryset = BarItem.objects.filter(is_active=True)
         self.fields["item"].label_from_instance = bar_item_label
 
 
 def bar_item_label(item):
-    from billing.labels import money
-
     return f"{item.name} — {money(item.price)}"
 
 
@@ -179,8 +174,6 @@ class DiscountForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        from players.models import Player
-
         super().__init__(*args, **kwargs)
         self.fields["member"].queryset = Player.objects.filter(is_active=True)
 
@@ -196,8 +189,6 @@ class PaymentForm(forms.Form):
     payer = forms.ModelChoiceField(label=_("payer"), queryset=None, required=False)
 
     def __init__(self, *args, bill, **kwargs):
-        from billing.models import PaymentMethod
-
         super().__init__(*args, **kwargs)
         self.fields["method"].choices = PaymentMethod.choices
         self.fields["payer"].queryset = bill.payers.all()
@@ -225,14 +216,10 @@ class BookingForm(forms.Form):
     )
 
     def __init__(self, *args, **kwargs):
-        from tables.models import Table
-
         super().__init__(*args, **kwargs)
         self.fields["table"].queryset = Table.objects.filter(is_active=True)
 
     def clean_phone(self):
-        from players.models import validate_phone
-
         phone = self.cleaned_data["phone"].strip()
         validate_phone(phone)
         return phone

@@ -11,7 +11,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.dates import WEEKDAYS
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
+from billing.labels import clock_time, money, weekdays_label
 from tables.models import TableKind
 from toolbox.fields import done_by
 from toolbox.immutable import ImmutableRow
@@ -106,8 +108,6 @@ class TariffBand(models.Model):
 
     @property
     def weekdays_label(self):
-        from billing.labels import weekdays_label
-
         return weekdays_label(self.weekday_numbers)
 
     @property
@@ -210,65 +210,6 @@ class Stretch(models.Model):
 
     def __str__(self):
         return f"{self.table}: {self.started_at:%H:%M:%S}–{self.ended_at or ''}"
-
-
-class AuditQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise ValueError("The audit log is append-only.")
-
-    def delete(self):
-        raise ValueError("The audit log is append-only.")
-
-
-def _audited(model, verbose_name):
-    """An audit entry's optional link to what it is about (kept: PROTECT)."""
-    return models.ForeignKey(
-        model,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="audit_entries",
-        verbose_name=verbose_name,
-    )
-
-
-class AuditEntry(ImmutableRow, models.Model):
-    """Who changed what, when and why: appended by the services, never changed or deleted."""
-
-    changed_message = "The audit log is append-only: an entry is never changed."
-    deleted_message = "The audit log is append-only: an entry is never deleted."
-
-    at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
-    # The user's name is kept as text too: deleting a user changes no entry (the link is
-    # then left dangling on purpose, without a database constraint, and shows nothing).
-    user = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.DO_NOTHING,
-        db_constraint=False,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("who"),
-    )
-    username = models.CharField(_("who"), max_length=150, blank=True)
-    action = models.CharField(_("what"), max_length=32)
-    session = _audited(TableSession, _("session"))
-    bill = _audited("Bill", _("bill"))
-    shift = _audited("Shift", _("shift"))
-    details = models.JSONField(_("details"), default=dict, blank=True)
-    reason = models.TextField(_("why"), blank=True)
-
-    objects = AuditQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["at", "pk"]
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit log")
-
-    def __str__(self):
-        from billing.labels import audit_action
-
-        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M:%S} {audit_action(self.action)}"
 
 
 class BarItem(models.Model):
@@ -507,3 +448,146 @@ class Reservation(models.Model):
     @property
     def minutes(self):
         return int((self.ends_at - self.starts_at).total_seconds() // 60)
+
+
+class AuditAction(models.TextChoices):
+    """What an audit entry records. The label names it (the Django admin lists and filters the
+    log by it); ``AUDIT_SENTENCES`` below says an entry of it in words, with its details."""
+
+    SESSION_START = "session.start", pgettext_lazy("audit action", "Clock started")
+    SESSION_PAUSE = "session.pause", pgettext_lazy("audit action", "Clock paused")
+    SESSION_RESUME = "session.resume", pgettext_lazy("audit action", "Clock resumed")
+    SESSION_STOP = "session.stop", pgettext_lazy("audit action", "Clock stopped")
+    SESSION_MOVE = "session.move", pgettext_lazy("audit action", "Moved to another table")
+    SESSION_CORRECT = "session.correct", pgettext_lazy("audit action", "Time corrected")
+    BILL_OPEN = "bill.open", pgettext_lazy("audit action", "Bill opened")
+    BILL_ADD = "bill.add", pgettext_lazy("audit action", "Bar item added")
+    BILL_REMOVE = "bill.remove", pgettext_lazy("audit action", "Bar item removed")
+    BILL_DISCOUNT = "bill.discount", pgettext_lazy("audit action", "Member's discount")
+    BILL_PAYER = "bill.payer", pgettext_lazy("audit action", "Payer added")
+    BILL_UNPAYER = "bill.unpayer", pgettext_lazy("audit action", "Payer removed")
+    BILL_SPLIT = "bill.split", pgettext_lazy("audit action", "Bill split")
+    PAYMENT = "payment", pgettext_lazy("audit action", "Payment")
+    SHIFT_OPEN = "shift.open", pgettext_lazy("audit action", "Shift opened")
+    SHIFT_CLOSE = "shift.close", pgettext_lazy("audit action", "Shift closed")
+
+
+# An entry in words: its action's sentence, the %(names)s being its details in words
+# (``AuditEntry.description``).
+AUDIT_SENTENCES = {
+    AuditAction.SESSION_START: _("Clock started on table %(table)s"),
+    AuditAction.SESSION_PAUSE: _("Paused"),
+    AuditAction.SESSION_RESUME: _("Resumed"),
+    AuditAction.SESSION_STOP: _("Clock stopped"),
+    AuditAction.SESSION_MOVE: _("Moved from table %(from_table)s to table %(table)s"),
+    AuditAction.SESSION_CORRECT: _("Time corrected on table %(table)s: %(old)s → %(new)s"),
+    AuditAction.BILL_OPEN: _("Bill opened"),
+    AuditAction.BILL_ADD: _("Added %(item)s × %(quantity)s"),
+    AuditAction.BILL_REMOVE: _("Removed %(item)s × %(quantity)s"),
+    AuditAction.BILL_DISCOUNT: _("Member's discount %(percent)s%%"),
+    AuditAction.BILL_PAYER: _("Payer added: %(name)s"),
+    AuditAction.BILL_UNPAYER: _("Payer removed: %(name)s"),
+    AuditAction.BILL_SPLIT: _("Split: %(mode)s"),
+    AuditAction.PAYMENT: _("Paid %(amount)s, %(method)s, receipt №%(receipt)s"),
+    AuditAction.SHIFT_OPEN: _("Shift opened with %(cash)s"),
+    AuditAction.SHIFT_CLOSE: _("Shift closed: counted %(counted)s, expected %(expected)s"),
+}
+# A detail that an entry of the action may or may not have: its clause follows the sentence
+# when the entry has it.
+AUDIT_CLAUSES = {
+    AuditAction.SESSION_START: ("prepaid_minutes", _(", %(prepaid_minutes)s min prepaid")),
+    AuditAction.BILL_DISCOUNT: ("member", " (%(member)s)"),
+}
+
+
+class DetailWords(dict):
+    """An audit entry's details as its sentence shows them: amounts of money in roubles,
+    a payment method or a split mode by its name, moments (``[start, end]``) in the club's
+    time; a detail the entry lacks as «—»."""
+
+    MONEY = frozenset({"amount", "cash", "counted", "expected"})
+    CHOICES = {"method": PaymentMethod, "mode": SplitMode}
+
+    def __getitem__(self, key):
+        if key not in self:
+            return "—"
+        value = super().__getitem__(key)
+        if key in self.MONEY:
+            return money(value or 0)
+        if key in self.CHOICES:
+            choices = self.CHOICES[key]
+            return choices(value).label if value in choices.values else value
+        if key in ("old", "new"):
+            start, end = (list(value or []) + [None, None])[:2]
+            return f"{clock_time(start)} – {clock_time(end)}"
+        return value
+
+
+class AuditQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ValueError("The audit log is append-only.")
+
+    def delete(self):
+        raise ValueError("The audit log is append-only.")
+
+
+def _audited(model, verbose_name):
+    """An audit entry's optional link to what it is about (kept: PROTECT)."""
+    return models.ForeignKey(
+        model,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=verbose_name,
+    )
+
+
+class AuditEntry(ImmutableRow, models.Model):
+    """Who changed what, when and why: appended by the services, never changed or deleted."""
+
+    changed_message = "The audit log is append-only: an entry is never changed."
+    deleted_message = "The audit log is append-only: an entry is never deleted."
+
+    at = models.DateTimeField(_("when"), default=timezone.now, db_index=True)
+    # The user's name is kept as text too: deleting a user changes no entry (the link is
+    # then left dangling on purpose, without a database constraint, and shows nothing).
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("who"),
+    )
+    username = models.CharField(_("who"), max_length=150, blank=True)
+    action = models.CharField(_("what"), max_length=32, choices=AuditAction.choices)
+    session = _audited(TableSession, _("session"))
+    bill = _audited(Bill, _("bill"))
+    shift = _audited(Shift, _("shift"))
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    reason = models.TextField(_("why"), blank=True)
+
+    objects = AuditQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit log")
+
+    def __str__(self):
+        return f"{timezone.localtime(self.at):%Y-%m-%d %H:%M:%S} {self.get_action_display()}"
+
+    @property
+    def description(self):
+        """The entry in words, in the reader's language; an unknown action as its code."""
+        if self.action not in AUDIT_SENTENCES:
+            return self.action
+        details = self.details or {}
+        words = DetailWords(details)
+        text = str(AUDIT_SENTENCES[self.action]) % words
+        detail, clause = AUDIT_CLAUSES.get(self.action, (None, ""))
+        if details.get(detail):
+            text += str(clause) % words
+        return text

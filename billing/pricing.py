@@ -65,6 +65,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
+from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 SECONDS_PER_HOUR = 3600
@@ -146,8 +147,6 @@ class Period:
 
     @property
     def amount(self):
-        from fractions import Fraction
-
         return Fraction(self.weight, SECONDS_PER_HOUR)
 
     @property
@@ -183,8 +182,6 @@ class Price:
 
     @property
     def extra_amount(self):
-        from fractions import Fraction
-
         if not self.extra:
             return Fraction(0)
         return Fraction(self.extra * self.extra_band.price_per_hour, SECONDS_PER_HOUR)
@@ -192,8 +189,6 @@ class Price:
     @property
     def subtotal(self):
         """The exact amount before rounding to roubles: the periods plus the added time."""
-        from fractions import Fraction
-
         return Fraction(self.exact_numerator, SECONDS_PER_HOUR)
 
     @property

@@ -22,6 +22,7 @@ Modes:
 """
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 EQUAL, PERCENT, ITEMS, LOSER = "equal", "percent", "items", "loser"
 
@@ -99,8 +100,6 @@ def _loser_pays(shares, payers, amount, frames):
 
 def _weight(cost):
     """Exact costs may be Fractions: scale them to integers that keep their proportions."""
-    from fractions import Fraction
-
     return int(Fraction(cost) * 3600)
 
 

@@ -1,6 +1,9 @@
 from django import template
 
-from billing import labels
+from billing import labels, selectors
+from billing.models import PaymentMethod
+from tables.models import TableKind
+from toolbox.roles import can_run_clocks
 
 register = template.Library()
 
@@ -27,17 +30,9 @@ def seconds_until(start, end):
     return int((end - start).total_seconds())
 
 
-@register.filter
-def describe(entry):
-    """An audit entry in words."""
-    return labels.describe_entry(entry)
-
-
 @register.inclusion_tag("billing/partials/board_clock.html")
 def board_clock(number):
     """A table's clock strip for its board: refreshes itself every 15 s, ticks every second."""
-    from billing import selectors
-
     return selectors.board_clock(number)
 
 
@@ -45,26 +40,16 @@ def board_clock(number):
 def clock_offer(context, table):
     """On the marker's console: "start the table's clock?" when it is not running and the
     user may start it."""
-    from billing.models import OPEN_STATUSES, TableSession
-    from toolbox.roles import can_run_clocks
-
     request = context["request"]
-    show = (
-        can_run_clocks(request.user)
-        and not TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists()
-    )
+    show = can_run_clocks(request.user) and not selectors.clock_running(table)
     return {"show": show, "table": table, "next": request.get_full_path(), "request": request}
 
 
 @register.simple_tag
 def method_label(method):
-    from billing.models import PaymentMethod
-
     return PaymentMethod(method).label
 
 
 @register.simple_tag
 def kind_label(kind):
-    from tables.models import TableKind
-
     return TableKind(kind).label if kind in TableKind.values else kind

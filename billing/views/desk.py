@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from billing import selectors, services
 from billing.forms import CorrectTimeForm, MoveForm, StartClockForm
-from billing.models import OPEN_STATUSES, TableSession
+from billing.models import TableSession
 from tables.models import Table
 from toolbox.responses import redirect as htmx_redirect
 from toolbox.roles import cashier_required
@@ -25,32 +25,16 @@ SESSION = "billing/session.html"
 CONFLICT = 409
 
 
-def free_tables():
-    """Active tables in service with no open session: where a session may move to."""
-    return Table.objects.filter(is_active=True, out_of_service=False).exclude(
-        clock_sessions__status__in=OPEN_STATUSES
-    )
-
-
 def desk_rows(error_for=None, error=None):
-    clocks = selectors.clocks_by_table(priced=True)
-    bookings = selectors.next_bookings()
-    rows = []
-    movable = list(free_tables())
-    for table in Table.objects.filter(is_active=True):
-        table.clock = clocks.get(table.pk)
-        table.booking = bookings.get(table.pk)
-        table.move_to = [other for other in movable if other.pk != table.pk]
+    """The desk's tables, the one ``error_for`` (a table pk) with the ``error`` it met."""
+    tables = selectors.desk_tables()
+    for table in tables:
         table.error = error if error_for == table.pk else None
-        rows.append(table)
-    return rows
+    return tables
 
 
 def card_context(table, error=None):
-    clock = selectors.clocks_by_table(priced=True).get(table.pk)
-    table.clock = clock
-    table.booking = selectors.next_bookings().get(table.pk)
-    table.move_to = list(free_tables().exclude(pk=table.pk))
+    table = selectors.desk_table(table)
     table.error = error
     return {"table": table}
 
@@ -119,7 +103,7 @@ stop = clock_action(services.stop_session)
 def move(request, pk):
     session = get_object_or_404(TableSession, pk=pk)
     table = session.table
-    form = MoveForm(request.POST, tables=Table.objects.filter(is_active=True))
+    form = MoveForm(request.POST, tables=selectors.move_targets())
     if not form.is_valid():
         return answer(request, table, " ".join(form.errors.get("to_table", [])))
     try:

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from billing import selectors, services
 from billing.forms import BookingForm, CloseShiftForm, OpenShiftForm, ReportForm
-from billing.models import Reservation, ReservationStatus, Shift
+from billing.models import Reservation, ReservationStatus
 from toolbox.roles import cashier_required
 
 BAD_REQUEST = 400
@@ -20,7 +20,7 @@ BAD_REQUEST = 400
 
 def shift_page(request, *, open_form=None, close_form=None, error=None):
     shift = selectors.open_shift()
-    recent = [selectors.shift_report(s) for s in Shift.objects.filter(is_open=False)[:10]]
+    recent = selectors.recent_shift_reports()
     context = {
         "shift": shift,
         "report": selectors.shift_report(shift) if shift else None,
@@ -110,9 +110,8 @@ def chart(report):
 
 def bookings_page(request, form=None, error=None):
     services.mark_no_shows()
-    since = timezone.now() - timedelta(days=1)
     context = {
-        "bookings": Reservation.objects.filter(starts_at__gte=since).select_related("table"),
+        "bookings": selectors.recent_bookings(),
         "form": form or BookingForm(),
         "error": error,
     }

@@ -5,7 +5,7 @@ from django.utils.translation import gettext as _
 
 from billing import selectors
 from billing.forms import PricePreviewForm
-from billing.models import BillingSettings, SpecialDay
+from billing.models import BillingSettings
 from billing.pricing import Played
 from toolbox.roles import billing_admin_required
 
@@ -27,7 +27,7 @@ def tariffs(request):
     context = {
         "tariffs": selectors.tariffs_overview(),
         "rules": BillingSettings.load(),
-        "special_days": SpecialDay.objects.all(),
+        "special_days": selectors.special_days(),
         "form": form,
         "price": price,
     }

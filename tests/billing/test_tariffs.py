@@ -5,6 +5,7 @@ from datetime import time
 from io import StringIO
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import translation
@@ -112,7 +113,7 @@ def test_admin_refuses_bad_band_input_per_field(staff_admin_client):
 
 def test_save_tariff_service_refuses_and_changes_nothing(demo_tariffs):
     before = list(TariffBand.objects.values_list("pk", flat=True))
-    with pytest.raises(services.ValidationError):
+    with pytest.raises(ValidationError):
         services.save_tariff("pyramid_12", [Band(WEEK, time(2), time(10), 1)])
     assert list(TariffBand.objects.values_list("pk", flat=True)) == before
 

@@ -1,0 +1,154 @@
+"""Reads of bills: who played during a session, its frames for "the loser pays", and a
+bill's lines, discount, total, shares and payments."""
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Q
+from django.utils import timezone
+
+from billing import pricing, splits
+from billing.models import LineKind
+from billing.pricing import half_up
+from billing.selectors.sessions import played
+from billing.selectors.tariffs import club_tariff
+from games.models import Game, GameStatus, Outcome
+
+
+def games_of(session):
+    """The games played on the session's tables while its clock ran, oldest first."""
+    stretches = list(session.stretches.all())
+    if not stretches:
+        return []
+    overlap = Q()
+    for stretch in stretches:
+        window = Q(table_id=stretch.table_id, started_at__lt=stretch.ended_at or timezone.now())
+        window &= Q(finished_at__isnull=True) | Q(finished_at__gt=stretch.started_at)
+        overlap |= window
+    return list(
+        Game.objects.filter(overlap).prefetch_related("seats__player").order_by("started_at", "pk")
+    )
+
+
+def players_of(session):
+    """(name, player or None) of everyone who played during the session, in order."""
+    seen, result = set(), []
+    for game in games_of(session):
+        for seat in game.seats.all():
+            if seat.name not in seen:
+                seen.add(seat.name)
+                result.append((seat.name, seat.player))
+    return result
+
+
+def frames_of(session, payers, tariff=None):
+    """The session's time as ``splits.Frame`` parts for "the loser pays": one per game
+    (its losers, or its players if drawn, abandoned or unfinished) plus the time between
+    games (everyone). ``payers``: the bill's payers; frames name them by payer pk."""
+    tariff = tariff or club_tariff()
+    by_player = {payer.player_id: payer.pk for payer in payers if payer.player_id}
+    by_name = {payer.name: payer.pk for payer in payers}
+
+    def key(seat):
+        return by_player.get(seat.player_id) or by_name.get(seat.name)
+
+    stretches = list(session.stretches.all())
+    now = timezone.now()
+    frames, covered = [], []
+    for game in games_of(session):
+        game_end = game.finished_at or now
+        parts = []
+        for stretch in stretches:
+            if stretch.table_id != game.table_id:
+                continue
+            start = max(stretch.started_at, game.started_at)
+            end = min(stretch.ended_at or now, game_end)
+            if start < end:
+                parts.append(pricing.Played(start, end, stretch.table.kind))
+        parts = _without(parts, covered)  # a moment belongs to one frame only
+        if not parts:
+            continue
+        covered.extend(parts)
+        cost = sum((p.amount for p in tariff.price(parts).periods), Fraction(0))
+        seats = list(game.seats.all())
+        losers = []
+        if game.status == GameStatus.FINISHED:
+            losers = [key(seat) for seat in seats if seat.outcome == Outcome.LOSS]
+        players = [key(seat) for seat in seats]
+        frames.append(splits.Frame(cost=cost, losers=losers, players=players))
+    everything = played(session, now)
+    total = sum((p.amount for p in tariff.price(everything).periods), Fraction(0))
+    between = total - sum((frame.cost for frame in frames), Fraction(0))
+    if between > 0 or not frames:
+        frames.append(splits.Frame(cost=between))
+    return frames
+
+
+def _without(parts, covered):
+    """``parts`` minus every interval of ``covered`` (same kind of Played intervals)."""
+    result = []
+    for part in parts:
+        pieces = [(part.start, part.end)]
+        for other in covered:
+            pieces = [
+                piece
+                for a, b in pieces
+                for piece in ((a, min(b, other.start)), (max(a, other.end), b))
+                if piece[0] < piece[1]
+            ]
+        result.extend(pricing.Played(a, b, part.kind) for a, b in pieces)
+    return result
+
+
+@dataclass
+class BillSummary:
+    bill: object
+    lines: list
+    time_amount: int
+    discount: int
+    total: int
+    paid: int
+    shares: list  # [(payer, kopecks)]
+    payments: list
+
+    @property
+    def balance(self):
+        return self.total - self.paid
+
+
+def bill_summary(bill, tariff=None):
+    """The bill's lines, discount, total, what each payer owes and what was paid."""
+    lines = list(bill.lines.select_related("payer"))
+    payers = list(bill.payers.all())
+    time_amount = sum(line.amount for line in lines if line.kind == LineKind.TIME)
+    discount = half_up(time_amount * bill.discount_percent, 100)
+    split_lines = [
+        splits.Line(
+            amount=line.amount - (discount if line.kind == LineKind.TIME else 0),
+            is_time=line.kind == LineKind.TIME,
+            payer=line.payer_id,
+        )
+        for line in lines
+    ]
+    total = sum(line.amount for line in split_lines)
+    frames = None
+    if bill.split_mode == splits.LOSER:
+        frames = frames_of(bill.session, payers, tariff)
+    shares = splits.split(
+        bill.split_mode,
+        [payer.pk for payer in payers],
+        split_lines,
+        percents={payer.pk: payer.percent or 0 for payer in payers},
+        frames=frames,
+    )
+    payments = list(bill.payments.select_related("payer"))
+    return BillSummary(
+        bill=bill,
+        lines=lines,
+        time_amount=time_amount,
+        discount=discount,
+        total=total,
+        paid=sum(payment.amount for payment in payments),
+        shares=[(payer, shares[payer.pk]) for payer in payers],
+        payments=payments,
+    )

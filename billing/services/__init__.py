@@ -1,0 +1,57 @@
+"""Writes of billing, one module per sub-domain: ``tariffs``, ``sessions`` (the tables'
+clocks: start, pause, resume, stop, move, corrections), ``bills`` (lines, the bar, the
+discount, payers, the split), ``payments``, ``shifts``, ``bookings`` and ``audit`` (the log's
+one writer). Every check a form makes is in them too, so no caller can skip it.
+
+Callers import this package (``from billing import services``); the names below are its
+whole interface.
+"""
+
+from billing.services.audit import audit
+from billing.services.bills import (
+    add_bar_item,
+    add_payer,
+    open_bill,
+    remove_line,
+    remove_payer,
+    set_discount,
+    set_split,
+)
+from billing.services.bookings import book_table, mark_no_shows, set_booking_status
+from billing.services.payments import record_payment
+from billing.services.sessions import (
+    correct_stretch,
+    move_session,
+    pause_session,
+    resume_session,
+    start_session,
+    stop_session,
+)
+from billing.services.shifts import close_shift, open_shift
+from billing.services.tariffs import save_tariff, validate_week, week_errors
+
+__all__ = [
+    "add_bar_item",
+    "add_payer",
+    "audit",
+    "book_table",
+    "close_shift",
+    "correct_stretch",
+    "mark_no_shows",
+    "move_session",
+    "open_bill",
+    "open_shift",
+    "pause_session",
+    "record_payment",
+    "remove_line",
+    "remove_payer",
+    "resume_session",
+    "save_tariff",
+    "set_booking_status",
+    "set_discount",
+    "set_split",
+    "start_session",
+    "stop_session",
+    "validate_week",
+    "week_errors",
+]

@@ -1,0 +1,164 @@
+"""Writes of bills: the time line, bar lines, the member's discount, payers and the split."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from billing.labels import duration
+from billing.models import AuditAction, Bill, BillLine, LineKind, Payer, SplitMode
+from billing.selectors.bills import players_of
+from billing.selectors.sessions import price_of
+from billing.services.audit import audit
+
+
+def price_time_line(bill):
+    """(Re)writes the bill's time line from the session's played time (before discount)."""
+    price = price_of(bill.session, discount=0)
+    amount = price.rounded if price else 0
+    charged = duration(price.charged) if price else "—"
+    BillLine.objects.update_or_create(
+        bill=bill,
+        kind=LineKind.TIME,
+        defaults={"description": charged, "unit_price": amount, "quantity": 1},
+    )
+
+
+@transaction.atomic
+def open_bill(*, session, user):
+    """The bill of a stopped session: its time line and, as payers, who played on it."""
+    bill, created = Bill.objects.get_or_create(
+        session=session, defaults={"created_at": session.stopped_at or timezone.now()}
+    )
+    if not created:
+        return bill
+    price_time_line(bill)
+    for name, player in players_of(session):
+        Payer.objects.get_or_create(bill=bill, name=name, defaults={"player": player})
+    audit(user=user, action=AuditAction.BILL_OPEN, session=session, bill=bill)
+    return bill
+
+
+def locked_bill(bill):
+    return Bill.objects.select_for_update().get(pk=bill.pk)
+
+
+def require_unpaid(bill):
+    if bill.paid_at is not None:
+        raise ValidationError(_("This bill is paid: it can no longer change."), code="paid")
+
+
+@transaction.atomic
+def add_bar_item(*, bill, item, quantity, user, payer=None):
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    if not item.is_active:
+        raise ValidationError(_("This item is not on sale."), code="inactive")
+    if not 1 <= quantity <= 99:
+        raise ValidationError(_("Quantity is 1 to 99."), code="quantity")
+    line = BillLine.objects.create(
+        bill=bill,
+        kind=LineKind.BAR,
+        description=item.name,
+        bar_item=item,
+        quantity=quantity,
+        unit_price=item.price,
+        payer=payer,
+    )
+    _audit_bar_line(user=user, action=AuditAction.BILL_ADD, bill=bill, line=line)
+    return line
+
+
+@transaction.atomic
+def remove_line(*, bill, line, user):
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    if line.bill_id != bill.pk or line.kind != LineKind.BAR:
+        raise ValidationError(_("Only a bar line of this bill can be removed."), code="line")
+    _audit_bar_line(user=user, action=AuditAction.BILL_REMOVE, bill=bill, line=line)
+    line.delete()
+
+
+def _audit_bar_line(*, user, action, bill, line):
+    audit(
+        user=user,
+        action=action,
+        session=bill.session,
+        bill=bill,
+        item=line.description,
+        quantity=line.quantity,
+        price=line.unit_price,
+    )
+
+
+@transaction.atomic
+def set_discount(*, bill, member, discount_percent, user):
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    if not 0 <= discount_percent <= 100:
+        raise ValidationError(_("A discount is 0 to 100 %."), code="discount")
+    bill.member, bill.discount_percent = member, discount_percent
+    bill.save(update_fields=["member", "discount_percent"])
+    audit(
+        user=user,
+        action=AuditAction.BILL_DISCOUNT,
+        session=bill.session,
+        bill=bill,
+        member=str(member) if member else "",
+        percent=discount_percent,
+    )
+    return bill
+
+
+@transaction.atomic
+def add_payer(*, bill, name, user, player=None):
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    name = " ".join((name or "").split())
+    if not name:
+        raise ValidationError(_("Give the payer's name."), code="name")
+    if bill.payers.filter(name=name).exists():
+        raise ValidationError(_("This payer is already on the bill."), code="payer")
+    payer = Payer.objects.create(bill=bill, name=name, player=player)
+    audit(user=user, action=AuditAction.BILL_PAYER, session=bill.session, bill=bill, name=name)
+    return payer
+
+
+@transaction.atomic
+def remove_payer(*, bill, payer, user):
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    if payer.bill_id != bill.pk or payer.payments.exists():
+        raise ValidationError(_("This payer cannot be removed."), code="payer")
+    audit(
+        user=user, action=AuditAction.BILL_UNPAYER, session=bill.session, bill=bill, name=payer.name
+    )
+    payer.delete()
+
+
+@transaction.atomic
+def set_split(*, bill, mode, user, percents=None, assignments=None):
+    """How the bill is split. ``percents``: {payer pk: %} (percent mode, adding up to 100);
+    ``assignments``: {line pk: payer pk or None} (who takes which line)."""
+    bill = locked_bill(bill)
+    require_unpaid(bill)
+    if mode not in SplitMode.values:
+        raise ValidationError(_("Choose how to split the bill."), code="mode")
+    payers = {payer.pk: payer for payer in bill.payers.all()}
+    if not payers:
+        raise ValidationError(_("Add at least one payer first."), code="payers")
+    if mode == SplitMode.PERCENT:
+        percents = {pk: int(percents.get(pk) or 0) for pk in payers} if percents else {}
+        if sum(percents.values()) != 100 or any(not 0 <= v <= 100 for v in percents.values()):
+            raise ValidationError(_("The percentages must add up to 100."), code="percent")
+        for pk, payer in payers.items():
+            payer.percent = percents[pk]
+        Payer.objects.bulk_update(payers.values(), ["percent"])
+    for line_pk, payer_pk in (assignments or {}).items():
+        if payer_pk is not None and payer_pk not in payers:
+            raise ValidationError(_("Unknown payer."), code="payer")
+        bill.lines.filter(pk=line_pk).update(payer_id=payer_pk)
+    bill.split_mode = mode
+    bill.save(update_fields=["split_mode"])
+    audit(user=user, action=AuditAction.BILL_SPLIT, session=bill.session, bill=bill, mode=mode)
+    return bill

@@ -1,0 +1,203 @@
+"""Writes of the tables' clocks: start, pause, resume, stop, move, and time corrections.
+
+Every change of a clock is one of these functions, under the table's or the session's row
+lock, and audited.
+"""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from billing.models import OPEN_STATUSES, AuditAction, Bill, SessionStatus, Stretch, TableSession
+from billing.services.audit import audit
+from billing.services.bills import open_bill, price_time_line
+from tables.models import Table
+
+
+def locked_table(table):
+    """The table row, locked until the transaction ends: one clock change per table at once."""
+    return Table.objects.select_for_update().get(pk=table.pk)
+
+
+def _locked_session(session):
+    return (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .get(pk=session.pk)
+    )
+
+
+def check_playable(table):
+    if not table.is_active or table.out_of_service:
+        raise ValidationError(
+            _("Table %(number)d is out of service.") % {"number": table.number}, code="closed"
+        )
+
+
+def _check_free(table):
+    """``table`` (locked) can take a session: in service, and no clock running on it."""
+    check_playable(table)
+    if TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists():
+        raise ValidationError(
+            _("Table %(number)d's clock is already running.") % {"number": table.number},
+            code="running",
+        )
+
+
+@transaction.atomic
+def start_session(*, table, user, prepaid_minutes=None, at=None):
+    """Starts ``table``'s clock now (or at ``at``); refused when it already runs."""
+    table = locked_table(table)
+    _check_free(table)
+    if prepaid_minutes is not None and not 1 <= prepaid_minutes <= 24 * 60:
+        raise ValidationError(_("Prepaid time is 1 to 1440 minutes."), code="prepaid")
+    at = at or timezone.now()
+    session = TableSession.objects.create(
+        table=table, started_at=at, prepaid_minutes=prepaid_minutes, started_by=user
+    )
+    Stretch.objects.create(session=session, table=table, started_at=at)
+    audit(
+        user=user,
+        action=AuditAction.SESSION_START,
+        session=session,
+        table=table.number,
+        prepaid_minutes=prepaid_minutes,
+    )
+    return session
+
+
+def _open_stretch(session):
+    return session.stretches.filter(ended_at__isnull=True).first()
+
+
+def _end_stretch(stretch, at):
+    """Stops an open stretch's clock at ``at`` (never before it started); returns the end."""
+    stretch.ended_at = max(at, stretch.started_at)
+    stretch.save(update_fields=["ended_at"])
+    return stretch.ended_at
+
+
+def _require(session, *statuses):
+    if session.status not in statuses:
+        raise ValidationError(
+            _("This session is %(status)s: the clock cannot do that now.")
+            % {"status": session.get_status_display().lower()},
+            code="state",
+        )
+
+
+@transaction.atomic
+def pause_session(*, session, user, at=None):
+    session = _locked_session(session)
+    _require(session, SessionStatus.RUNNING)
+    _end_stretch(_open_stretch(session), at or timezone.now())
+    return _set_status(session, SessionStatus.PAUSED, user=user, action=AuditAction.SESSION_PAUSE)
+
+
+@transaction.atomic
+def resume_session(*, session, user, at=None):
+    session = _locked_session(session)
+    _require(session, SessionStatus.PAUSED)
+    check_playable(session.table)
+    Stretch.objects.create(session=session, table=session.table, started_at=at or timezone.now())
+    return _set_status(session, SessionStatus.RUNNING, user=user, action=AuditAction.SESSION_RESUME)
+
+
+def _set_status(session, status, *, user, action):
+    session.status = status
+    session.save(update_fields=["status"])
+    audit(user=user, action=action, session=session, table=session.table.number)
+    return session
+
+
+@transaction.atomic
+def stop_session(*, session, user, at=None):
+    session = _locked_session(session)
+    _require(session, SessionStatus.RUNNING, SessionStatus.PAUSED)
+    at = at or timezone.now()
+    stretch = _open_stretch(session)
+    if stretch is not None:
+        at = _end_stretch(stretch, at)
+    session.status = SessionStatus.STOPPED
+    session.stopped_at = max(at, session.started_at)
+    session.save(update_fields=["status", "stopped_at"])
+    audit(user=user, action=AuditAction.SESSION_STOP, session=session, table=session.table.number)
+    open_bill(session=session, user=user)
+    return session
+
+
+@transaction.atomic
+def move_session(*, session, to_table, user, at=None):
+    """Moves a session to another table: the time so far stays priced where it was played."""
+    session = _locked_session(session)
+    _require(session, SessionStatus.RUNNING, SessionStatus.PAUSED)
+    from_table = session.table
+    if to_table.pk == from_table.pk:
+        raise ValidationError(_("The session is already on this table."), code="same")
+    to_table = locked_table(to_table)
+    _check_free(to_table)
+    stretch = _open_stretch(session)
+    if stretch is not None:  # running: the clock goes on at the new table
+        at = _end_stretch(stretch, at or timezone.now())
+        Stretch.objects.create(session=session, table=to_table, started_at=at)
+    session.table = to_table
+    session.save(update_fields=["table"])
+    audit(
+        user=user,
+        action=AuditAction.SESSION_MOVE,
+        session=session,
+        table=to_table.number,
+        from_table=from_table.number,
+    )
+    return session
+
+
+@transaction.atomic
+def correct_stretch(*, stretch, started_at, ended_at, reason, user):
+    """Corrects a played stretch's times; a reason is required. Stretches of a session stay
+    in order without overlapping, never end in the future, and an open one stays open."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(_("Say why the time is corrected."), code="reason")
+    session = _locked_session(stretch.session)
+    bill = Bill.objects.filter(session=session).first()
+    if bill is not None and bill.payments.exists():
+        raise ValidationError(_("The bill has payments: its time can no longer change."))
+    stretch = session.stretches.get(pk=stretch.pk)
+    now = timezone.now()
+    if stretch.ended_at is None and ended_at is not None:
+        raise ValidationError(_("The clock is running on this stretch: stop or pause it first."))
+    if stretch.ended_at is not None and ended_at is None:
+        raise ValidationError(_("A finished stretch needs its end."))
+    if started_at > now or (ended_at is not None and ended_at > now):
+        raise ValidationError(_("A time cannot be in the future."), code="future")
+    if ended_at is not None and ended_at <= started_at:
+        raise ValidationError(_("The end must be after the start."), code="order")
+    others = list(session.stretches.exclude(pk=stretch.pk))
+    before = [other for other in others if other.started_at < stretch.started_at]
+    after = [other for other in others if other.started_at > stretch.started_at]
+    if before and started_at < before[-1].ended_at:
+        raise ValidationError(_("The stretch would overlap the one before it."), code="overlap")
+    if after and (ended_at is None or ended_at > after[0].started_at):
+        raise ValidationError(_("The stretch would overlap the one after it."), code="overlap")
+    old = (stretch.started_at, stretch.ended_at)
+    stretch.started_at, stretch.ended_at = started_at, ended_at
+    stretch.save(update_fields=["started_at", "ended_at"])
+    first = min([stretch.started_at] + [other.started_at for other in others])
+    session.started_at = first
+    if session.status == SessionStatus.STOPPED:
+        session.stopped_at = max([s.ended_at for s in [stretch, *others]])
+    session.save(update_fields=["started_at", "stopped_at"])
+    audit(
+        user=user,
+        action=AuditAction.SESSION_CORRECT,
+        session=session,
+        reason=reason,
+        table=stretch.table.number,
+        old=[moment.isoformat() if moment else None for moment in old],
+        new=[moment.isoformat() if moment else None for moment in (started_at, ended_at)],
+    )
+    if bill is not None:
+        price_time_line(bill)
+    return stretch

@@ -1,0 +1,45 @@
+"""Writes of the cashier's shifts: opened with the cash in the drawer, closed with it counted."""
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from billing.models import AuditAction, Shift
+from billing.selectors.shifts import shift_report
+from billing.services.audit import audit
+
+
+@transaction.atomic
+def open_shift(*, user, opening_cash, at=None):
+    if opening_cash < 0:
+        raise ValidationError(_("Cash cannot be negative."), code="cash")
+    if Shift.objects.select_for_update().filter(is_open=True).exists():
+        raise ValidationError(_("A shift is already open."), code="open")
+    shift = Shift.objects.create(
+        opened_by=user, opening_cash=opening_cash, opened_at=at or timezone.now()
+    )
+    audit(user=user, action=AuditAction.SHIFT_OPEN, shift=shift, cash=opening_cash)
+    return shift
+
+
+@transaction.atomic
+def close_shift(*, shift, user, counted_cash, at=None):
+    shift = Shift.objects.select_for_update().get(pk=shift.pk)
+    if not shift.is_open:
+        raise ValidationError(_("This shift is already closed."), code="closed")
+    if counted_cash < 0:
+        raise ValidationError(_("Cash cannot be negative."), code="cash")
+    shift.closed_at, shift.closed_by = at or timezone.now(), user
+    shift.counted_cash, shift.is_open = counted_cash, False
+    shift.save(update_fields=["closed_at", "closed_by", "counted_cash", "is_open"])
+    report = shift_report(shift)
+    audit(
+        user=user,
+        action=AuditAction.SHIFT_CLOSE,
+        shift=shift,
+        counted=counted_cash,
+        expected=report.expected_cash,
+        difference=report.difference,
+    )
+    return shift
