@@ -50,7 +50,14 @@ class CueRunPresentation(Presentation):
     key = cue_run.VARIANT.key
 
     def console_figures(self, state):
-        return [(_("Strokes to beat"), state.to_beat)] if state.to_beat is not None else []
+        """What the runner's run must end within: the most strokes that win, and the strokes
+        that draw (a run ending at the figure to beat only draws)."""
+        figures = []
+        if state.to_win is not None:
+            figures.append((_("To win: strokes at most"), state.to_win))
+        if state.to_draw is not None:
+            figures.append((_("A draw: strokes"), state.to_draw))
+        return figures
 
     def console_named_figures(self, state, names):
         figures = self.console_figures(state)
@@ -100,12 +107,14 @@ class CueRunPresentation(Presentation):
         return figures
 
     def board_panel(self, state, names):
-        to_beat = state.to_beat
-        if to_beat is not None:  # in the big numbers' terms: with the runner's handicap
-            to_beat += state.deltas[state.turn]
+        """The handicap, and the runner's figures in the big numbers' terms (with his
+        handicap): the most that wins, the total that draws; ``first_run`` before any."""
+        delta = state.deltas[state.turn]
         return {
             "handicap": _board_handicap(state.settings, names),
-            "to_beat": to_beat,
+            "to_win": None if state.to_win is None else state.to_win + delta,
+            "to_draw": None if state.to_draw is None else state.to_draw + delta,
+            "first_run": state.to_beat is None,
             "with_handicap": any(state.deltas),
         }
 
@@ -116,7 +125,7 @@ class CueRunPresentation(Presentation):
         }
 
     def page_figures(self, state):
-        return [(_("To beat"), "—" if state.to_beat is None else str(state.to_beat))]
+        return [(_("To win: strokes at most"), "—" if state.to_win is None else str(state.to_win))]
 
     record_figures = (
         Figure("runs", gettext_lazy("Complete runs"), Count, only=COMPLETE_RUN),

@@ -282,6 +282,34 @@ class State:
         return to_beat
 
     @property
+    def to_win(self) -> int | None:
+        """The most strokes (raw, penalties included) the runner may finish with and win
+        outright (finishing with ``to_beat`` draws); None when no finish of his run can win
+        (before the first complete run, once the game is finished, or when the strokes it
+        needs at least are more). (A perfect run is a normal draw when every run so far is
+        perfect, even below this.)"""
+        to_beat = self.to_beat
+        if to_beat is None or to_beat - 1 < self.least_to_finish:
+            return None
+        return to_beat - 1
+
+    @property
+    def to_draw(self) -> int | None:
+        """The strokes (raw) that finish the runner's run level with the best total so far: a
+        draw (normal if every run is 16 in 16, else conditional); None when the run can no
+        longer finish with them."""
+        to_beat = self.to_beat
+        if to_beat is None or to_beat < self.least_to_finish:
+            return None
+        return to_beat
+
+    @property
+    def least_to_finish(self) -> int:
+        """The fewest strokes (raw) the runner's run can still end with: one a ball left."""
+        seat = self.turn
+        return self.strokes[seat] + BALLS - self.balls_down[seat]
+
+    @property
     def declared(self) -> Result | None:
         """The result as soon as it is decided — possibly before the game is finished, while
         ``result`` stays None until every run is complete or stopped."""

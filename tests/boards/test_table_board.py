@@ -220,7 +220,9 @@ def test_cue_run_board_shows_strokes_handicap_and_the_figure_to_beat(client, tab
     assert re.search(r"<dt>шаров</dt><dd>2/16</dd>", gleb)
     assert re.search(r"<dt>штрафы</dt><dd>1</dd>", gleb)
     assert re.search(r"<dt>ударов</dt><dd>3</dd>", gleb)  # his strokes beside the total
-    assert text_of(html, "data-to-beat") == "16"  # Вера's total: at most 18 of his strokes
+    # Вера's total is 16: 17 of his strokes (15 with the handicap) win, 18 (16) draw.
+    assert text_of(html, "data-to-win") == "15"
+    assert text_of(html, "data-to-draw") == "Ничья при 16"
     handicap = re.search(r"data-handicap>(.*?)</div>", html, re.S).group(1)
     assert "+2" in handicap and "в запас слабейшему" in handicap and "сильнейший: Вера" in handicap
 

@@ -230,11 +230,29 @@ def test_to_beat_counts_the_runners_own_extra_strokes():
     assert state.to_beat == 21  # the weaker may take 21 strokes: 21 − 3 = 18
 
 
+def test_to_win_is_one_below_the_figure_to_beat_which_draws():
+    """Issue 22 item 2: the console said «Ударов, чтобы выиграть: 18» where 18 draws. The
+    engine says both: at most ``to_win`` strokes win, ``to_draw`` strokes draw."""
+    settings = {"handicap": "extra_strokes", "handicap_strokes": 3, "strong_seat": 0}
+    state = play(run_in(18), **settings)  # the weaker may take 21: 21 − 3 = 18, a draw
+    assert (state.to_win, state.to_draw) == (20, 21)
+    assert play(run_in(18) + run_in(20), **settings).result.winners == (1,)
+    assert play(run_in(18) + run_in(21), **settings).result.draw == "conditional"
+    # Once the run has used more strokes than a win allows, only the draw is left; then not
+    # even that (the result is declared).
+    state = play(run_in(18) + [STROKE] * 5, **settings)  # 5 + 16 balls: 21 at least
+    assert (state.to_win, state.to_draw) == (None, 21)
+    state = play(run_in(18) + [STROKE] * 6, **settings)
+    assert (state.to_win, state.to_draw) == (None, None) and state.decided
+    assert play([], **settings).to_win is None  # nothing to win against before the first run
+
+
 def test_after_a_weaker_perfect_run_the_stronger_can_still_draw_with_16_in_16():
     settings = {"handicap": "extra_strokes", "handicap_strokes": 3, "strong_seat": 1}
     state = play(run_in(16), **settings)  # the weaker: 16 − 3 = 13
     assert state.adjusted == (13, None)
     assert state.to_beat == 16
+    assert (state.to_win, state.to_draw) == (None, 16)  # 16 in 16: a normal draw, no win
     assert not state.decided
 
 
