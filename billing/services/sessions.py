@@ -5,9 +5,11 @@ lock, and audited.
 """
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from billing.models import OPEN_STATUSES, AuditAction, Bill, SessionStatus, Stretch, TableSession
 from billing.services.audit import audit
@@ -35,6 +37,51 @@ def check_playable(table):
         )
 
 
+def _check_unbilled(table, start, end, *, session=None):
+    """No other session's stretch of ``table`` overlaps ``[start, end)`` (``end`` None: from
+    ``start`` on): an hour of a table is billed once. ``table`` is locked by the caller."""
+    overlapping = Stretch.objects.filter(table=table).filter(
+        Q(ended_at__isnull=True) | Q(ended_at__gt=start)
+    )
+    if end is not None:
+        overlapping = overlapping.filter(started_at__lt=end)
+    if session is not None:
+        overlapping = overlapping.exclude(session=session)
+    other = overlapping.order_by("started_at").first()
+    if other is not None:
+        raise ValidationError(
+            _(
+                "Table %(number)d was in session %(session)d from %(from)s to %(to)s: "
+                "the same hours cannot be billed twice."
+            )
+            % {
+                "number": table.number,
+                "session": other.session_id,
+                "from": _moment(other.started_at),
+                "to": _moment(other.ended_at) if other.ended_at else pgettext("until", "now"),
+            },
+            code="billed",
+        )
+
+
+def _moment(value):
+    return timezone.localtime(value).strftime("%d.%m %H:%M:%S")
+
+
+def _new_stretch(*, session, table, at):
+    """The session's clock runs on ``table`` from ``at``: refused when that hour of the table
+    is another session's (on PostgreSQL the database refuses it too)."""
+    _check_unbilled(table, at, None, session=session)
+    try:
+        with transaction.atomic():
+            return Stretch.objects.create(session=session, table=table, started_at=at)
+    except IntegrityError as error:  # the exclusion constraint (PostgreSQL)
+        raise ValidationError(
+            _("Table %(number)d is billed to another session then.") % {"number": table.number},
+            code="billed",
+        ) from error
+
+
 def _check_free(table):
     """``table`` (locked) can take a session: in service, and no clock running on it."""
     check_playable(table)
@@ -56,7 +103,7 @@ def start_session(*, table, user, prepaid_minutes=None, at=None):
     session = TableSession.objects.create(
         table=table, started_at=at, prepaid_minutes=prepaid_minutes, started_by=user
     )
-    Stretch.objects.create(session=session, table=table, started_at=at)
+    _new_stretch(session=session, table=table, at=at)
     audit(
         user=user,
         action=AuditAction.SESSION_START,
@@ -99,8 +146,13 @@ def pause_session(*, session, user, at=None):
 def resume_session(*, session, user, at=None):
     session = _locked_session(session)
     _require(session, SessionStatus.PAUSED)
-    check_playable(session.table)
-    Stretch.objects.create(session=session, table=session.table, started_at=at or timezone.now())
+    table = locked_table(session.table)
+    check_playable(table)
+    at = at or timezone.now()
+    last = session.stretches.order_by("-ended_at").values_list("ended_at", flat=True).first()
+    if last is not None and at < last:
+        raise ValidationError(_("The clock cannot resume before it was paused."), code="order")
+    _new_stretch(session=session, table=table, at=at)
     return _set_status(session, SessionStatus.RUNNING, user=user, action=AuditAction.SESSION_RESUME)
 
 
@@ -140,7 +192,7 @@ def move_session(*, session, to_table, user, at=None):
     stretch = _open_stretch(session)
     if stretch is not None:  # running: the clock goes on at the new table
         at = _end_stretch(stretch, at or timezone.now())
-        Stretch.objects.create(session=session, table=to_table, started_at=at)
+        _new_stretch(session=session, table=to_table, at=at)
     session.table = to_table
     session.save(update_fields=["table"])
     audit(
@@ -161,6 +213,7 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
     if not reason:
         raise ValidationError(_("Say why the time is corrected."), code="reason")
     session = _locked_session(stretch.session)
+    table = locked_table(stretch.table)
     bill = Bill.objects.filter(session=session).first()
     if bill is not None and bill.payments.exists():
         raise ValidationError(_("The bill has payments: its time can no longer change."))
@@ -181,9 +234,17 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         raise ValidationError(_("The stretch would overlap the one before it."), code="overlap")
     if after and (ended_at is None or ended_at > after[0].started_at):
         raise ValidationError(_("The stretch would overlap the one after it."), code="overlap")
+    _check_unbilled(table, started_at, ended_at, session=session)
     old = (stretch.started_at, stretch.ended_at)
     stretch.started_at, stretch.ended_at = started_at, ended_at
-    stretch.save(update_fields=["started_at", "ended_at"])
+    try:
+        with transaction.atomic():
+            stretch.save(update_fields=["started_at", "ended_at"])
+    except IntegrityError as error:  # the exclusion constraint (PostgreSQL)
+        raise ValidationError(
+            _("Table %(number)d is billed to another session then.") % {"number": table.number},
+            code="billed",
+        ) from error
     first = min([stretch.started_at] + [other.started_at for other in others])
     session.started_at = first
     if session.status == SessionStatus.STOPPED:

@@ -331,3 +331,80 @@ def test_deleting_a_user_changes_no_audit_entry(table):
     someone.delete()
     entry = session.audit_entries.get()
     assert entry.username == "temp-cashier"
+
+
+# --- an hour of a table is billed once (issue 21 item 1) ---------------------------------
+
+
+def test_a_correction_over_another_session_s_hours_is_refused_naming_it(tariffs, table, cashier):
+    """A start moved from 23:57 to 17:50 was accepted over two sessions already billed for
+    those hours."""
+    evening = MONDAY_11 + timedelta(hours=7)  # 18:00 Moscow
+    first = services.start_session(table=table, user=cashier, at=evening)
+    services.stop_session(session=first, user=cashier, at=evening + minutes(120))
+    second = services.start_session(table=table, user=cashier, at=evening + minutes(120))
+    services.stop_session(session=second, user=cashier, at=evening + minutes(300))
+    late = services.start_session(table=table, user=cashier, at=evening + minutes(357))
+    services.stop_session(session=late, user=cashier, at=evening + minutes(390))
+    stretch = late.stretches.get()
+    with translation.override("en"), pytest.raises(ValidationError) as refusal:
+        services.correct_stretch(
+            stretch=stretch,
+            started_at=evening - minutes(10),
+            ended_at=evening + minutes(390),
+            reason="forgot to start",
+            user=cashier,
+        )
+    assert refusal.value.error_list[0].code == "billed"
+    assert refusal.value.messages == [
+        f"Table 1 was in session {first.pk} from 30.11 18:00:00 to 30.11 20:00:00: "
+        "the same hours cannot be billed twice."
+    ]
+    stretch.refresh_from_db()
+    assert stretch.started_at == evening + minutes(357)
+    late.bill.refresh_from_db()
+    assert late.bill.lines.get().unit_price == 525_00  # 33 min → 45 min at 700 ₽/h
+    # Right up to the other session's end is not an overlap.
+    services.correct_stretch(
+        stretch=stretch,
+        started_at=evening + minutes(300),
+        ended_at=evening + minutes(390),
+        reason="started right after",
+        user=cashier,
+    )
+
+
+def test_a_clock_cannot_start_or_resume_over_another_session_s_hours(table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(60))
+    with refused("billed"):
+        services.start_session(table=table, user=cashier, at=MONDAY_11 + minutes(30))
+    other = services.start_session(table=table, user=cashier, at=MONDAY_11 + minutes(60))
+    services.pause_session(session=other, user=cashier, at=MONDAY_11 + minutes(70))
+    with refused("order"):
+        services.resume_session(session=other, user=cashier, at=MONDAY_11 + minutes(65))
+    assert TableSession.objects.count() == 2 and other.stretches.count() == 1
+
+
+def test_postgresql_refuses_overlapping_stretches_of_a_table_in_the_database(table, cashier):
+    """The exclusion constraint itself (migration 0006): a write that skips the services'
+    check cannot store two overlapping stretches of one table."""
+    from django.db import connection
+
+    from billing.models import Stretch
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL: SQLite relies on the services' locked check")
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(60))
+    other = TableSession.objects.create(table=table, status="stopped", started_at=MONDAY_11)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Stretch.objects.create(
+            session=other, table=table, started_at=MONDAY_11 + minutes(59), ended_at=None
+        )
+    Stretch.objects.create(  # touching is not overlapping
+        session=other,
+        table=table,
+        started_at=MONDAY_11 + minutes(60),
+        ended_at=MONDAY_11 + minutes(90),
+    )
