@@ -70,3 +70,43 @@
     button.textContent = button.dataset.done;
   });
 })();
+
+/* A refused form says why where the marker is looking. A form that htmx swaps in with its
+   errors (a start refused because a player is at another table, a match refused, a table
+   taken meanwhile) keeps the page where it was: at the bottom, where the marker tapped
+   "Start", while the reason stands at the form's top, hundreds of pixels above the screen.
+   The first error is brought into sight (mid-screen) when it is not; a page that comes back
+   whole with errors (no htmx) does the same. The console's own refusals stand in its sticky
+   strip, always in sight. */
+(function () {
+  "use strict";
+  var ERRORS = ".errors, ul.errorlist, [data-refused]";
+
+  function firstError(root) {
+    var found = (root || document).querySelectorAll(ERRORS);
+    for (var i = 0; i < found.length; i++) {
+      if (found[i].textContent.trim() && found[i].getClientRects().length) return found[i];
+    }
+    return null;
+  }
+
+  function inSight(element) {
+    var box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
+  }
+
+  function bringIntoSight(root) {
+    var error = firstError(root);
+    if (error && !inSight(error)) error.scrollIntoView({ block: "center" });
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || !target.id || target.closest("#console")) return;
+    var swapped = document.getElementById(target.id);
+    if (swapped && swapped.matches("form")) bringIntoSight(swapped);
+  });
+  function onLoad() { bringIntoSight(document.querySelector("main form")); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", onLoad);
+  else onLoad();
+})();

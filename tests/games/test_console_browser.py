@@ -257,3 +257,75 @@ def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, 
     tap(page, 'button.action-button[data-kind="stroke"]', 1)  # back: recorded, message gone
     assert banner.is_hidden()
     assert Game.objects.get(pk=game.pk).last_seq == 1
+
+
+def within_the_screen(page, selector):
+    """The element is on the phone's screen (not above or below it)."""
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_a_refusal_is_in_sight_on_a_phone(page, live_server):
+    """Issue 22 item 3: a refused start form said why 190–490 px above the screen, at the
+    form's top, while the marker had tapped «Начать партию» at its bottom; so did a refused
+    match. The reason is brought into sight; a refused stroke says it in the sticky strip."""
+    phone_marker()
+    Table.objects.create(number=5)
+    anna = Player.objects.create(full_name="Анна Лебедева")
+    playing = services.start_game(
+        table=TableFactory(number=6), variant="cork", settings={}, seats=[anna, "Гость"],
+        marker=None,
+    )  # fmt: skip
+    page.set_viewport_size(PHONE)
+    sign_in(page, live_server, "marker-phone", PASSWORD)
+
+    page.goto(f"{live_server.url}/marker/tables/5/")
+    page.select_option("select[name=variant]", "pyramid_free")
+    page.wait_for_selector("select[name=s_foul_model]")  # the game's settings: a long form
+    page.fill("input[name=q]", "Лебед")
+    page.click(f'button[value="add:{anna.pk}"]')
+    page.wait_for_selector(f'#seats input[value="p:{anna.pk}"]', state="attached")
+    page.fill("input[name=guest]", "Гость Виктор")
+    page.click('button[value="guest"]')
+    page.wait_for_selector("#seats li:nth-child(2)")
+    page.locator('button[value="start"]').scroll_into_view_if_needed()
+    page.click('button[value="start"]')
+    error = "#start-form .errorlist, #start-form .errors"
+    page.wait_for_selector(error)
+    page.wait_for_timeout(300)
+    assert "уже играет за столом 6" in page.inner_text(error)
+    assert within_the_screen(page, error)
+    screenshot(page, "refused-start")
+    assert Game.objects.filter(status=GameStatus.IN_PROGRESS).count() == 1
+
+    # A match of the same players: refused as well, and the reason in sight.
+    page.goto(f"{live_server.url}/marker/matches/new/?table=5")
+    page.fill("input[name=q]", "Лебед")
+    page.click(f'button[value="add:{anna.pk}"]')
+    page.wait_for_selector(f'#seats input[value="p:{anna.pk}"]', state="attached")
+    page.fill("input[name=guest]", "Гость Виктор")
+    page.click('button[value="guest"]')
+    page.wait_for_selector("#seats li:nth-child(2)")
+    page.locator("[data-start-match]").scroll_into_view_if_needed()
+    page.click("[data-start-match]")
+    error = "#match-form .errorlist, #match-form .errors"
+    page.wait_for_selector(error)
+    page.wait_for_timeout(300)
+    assert "играет" in page.inner_text(error)
+    assert within_the_screen(page, error)
+    screenshot(page, "refused-match")
+
+    # A stroke the server refuses (a console out of step with the game): its sticky strip.
+    page.goto(f"{live_server.url}/marker/games/{playing.pk}/")
+    page.wait_for_selector('#console[data-seq="0"]')
+    page.locator('button[data-foul="miss"]').scroll_into_view_if_needed()
+    page.evaluate(
+        """() => document.querySelectorAll('#console input[name="seq"]')
+                 .forEach((seq) => { seq.value = "7"; })"""
+    )
+    page.click('button[data-foul="miss"]')
+    alert = "#console [data-strip] [role=alert]"
+    page.wait_for_selector(alert)
+    assert within_the_screen(page, alert)
+    screenshot(page, "refused-stroke")
+    assert Game.objects.get(pk=playing.pk).last_seq == 0
