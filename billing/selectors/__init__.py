@@ -14,6 +14,8 @@ from billing.selectors.bills import (
     frames_of,
     games_of,
     players_of,
+    tables_with_unpaid_bill,
+    unpaid_bills,
 )
 from billing.selectors.bookings import next_bookings, recent_bookings
 from billing.selectors.reports import PeriodReport, period_report, utilisation
@@ -31,6 +33,7 @@ from billing.selectors.sessions import (
     played,
     price_of,
     session_detail,
+    tables_with_running_clock,
 )
 from billing.selectors.shifts import (
     ShiftReport,
@@ -81,6 +84,9 @@ __all__ = [
     "shift_report",
     "shift_reports",
     "special_days",
+    "tables_with_running_clock",
+    "tables_with_unpaid_bill",
     "tariffs_overview",
+    "unpaid_bills",
     "utilisation",
 ]

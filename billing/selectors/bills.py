@@ -4,15 +4,27 @@ bill's lines, discount, total, shares and payments."""
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from billing import pricing, splits
-from billing.models import LineKind
+from billing.models import Bill, LineKind
 from billing.pricing import half_up
 from billing.selectors.sessions import played
 from billing.selectors.tariffs import club_tariff
 from games.models import Game, GameStatus, Outcome
+
+
+def unpaid_bills():
+    """Every bill not paid yet, oldest first, with its session and table."""
+    return Bill.objects.filter(paid_at__isnull=True).select_related("session__table")
+
+
+def tables_with_unpaid_bill(tables):
+    """The tables of a Table queryset whose last session's bill is not paid (the
+    ``tables.holds`` hold billing registers)."""
+    unpaid_here = unpaid_bills().filter(session__table=OuterRef("pk"))
+    return tables.filter(Exists(unpaid_here))
 
 
 def games_of(session):

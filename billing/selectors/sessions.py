@@ -4,7 +4,7 @@ cards and a board's clock strip."""
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from billing import pricing
@@ -108,6 +108,13 @@ def clocks_by_table(*, priced=False, now=None):
     }
 
 
+def tables_with_running_clock(tables):
+    """The tables of a Table queryset whose clock runs or is paused (the ``tables.holds``
+    hold billing registers: such a table stays active and in service)."""
+    open_here = TableSession.objects.filter(table=OuterRef("pk"), status__in=OPEN_STATUSES)
+    return tables.filter(Exists(open_here))
+
+
 def clock_running(table):
     """True when ``table`` has a running or paused session."""
     return TableSession.objects.filter(table=table, status__in=OPEN_STATUSES).exists()
@@ -138,7 +145,12 @@ def desk_tables():
     clocks = clocks_by_table(priced=True)
     bookings = next_bookings()
     movable = list(free_tables())
-    tables = list(Table.objects.filter(is_active=True))
+    # A table with a clock running stays on the desk whatever its flags (the holds keep
+    # such a table in service; this shows one that was taken out before they did).
+    shown = Table.objects.filter(
+        Q(is_active=True) | Q(pk__in=tables_with_running_clock(Table.objects.all()).values("pk"))
+    )
+    tables = list(shown)
     for table in tables:
         table.clock = clocks.get(table.pk)
         table.booking = bookings.get(table.pk)

@@ -4,13 +4,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
 from billing import selectors, services
-from billing.models import AuditEntry, BillingSettings, SessionStatus, TableSession
+from billing.models import AuditEntry, BillingSettings, SessionStatus, Stretch, TableSession
+from tables import services as tables_services
 from tests.factories import GameFactory, TableFactory, UserFactory
 from toolbox.roles import MARKERS
 
@@ -389,10 +390,6 @@ def test_a_clock_cannot_start_or_resume_over_another_session_s_hours(table, cash
 def test_postgresql_refuses_overlapping_stretches_of_a_table_in_the_database(table, cashier):
     """The exclusion constraint itself (migration 0006): a write that skips the services'
     check cannot store two overlapping stretches of one table."""
-    from django.db import connection
-
-    from billing.models import Stretch
-
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL: SQLite relies on the services' locked check")
     session = services.start_session(table=table, user=cashier, at=MONDAY_11)
@@ -408,3 +405,49 @@ def test_postgresql_refuses_overlapping_stretches_of_a_table_in_the_database(tab
         started_at=MONDAY_11 + minutes(60),
         ended_at=MONDAY_11 + minutes(90),
     )
+
+
+# --- a table with a running clock stays on the desk (issue 21 item 2) -------------------
+
+
+def test_a_table_whose_clock_runs_or_whose_bill_is_unpaid_stays_in_service(tariffs, table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    for switch in (tables_services.set_table_active, tables_services.set_out_of_service):
+        value = switch is tables_services.set_out_of_service
+        with translation.override("en"), pytest.raises(ValidationError) as refusal:
+            switch(table, value)
+        assert refusal.value.messages == ["Table 1's clock is running: stop it first."]
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(60))
+    with translation.override("en"), pytest.raises(ValidationError) as refusal:
+        tables_services.set_out_of_service(table, True)
+    assert refusal.value.messages == ["Table 1 has an unpaid bill: close it first."]
+    table.refresh_from_db()
+    assert table.is_active and not table.out_of_service
+    services.open_shift(user=cashier, opening_cash=0)
+    bill = session.bill
+    services.record_payment(
+        bill=bill, method="cash", amount=400_00, receipt_number="1", user=cashier
+    )
+    tables_services.set_out_of_service(table, True)  # paid: the table may leave service
+    table.refresh_from_db()
+    assert table.out_of_service
+
+
+def test_the_admin_and_the_tables_page_refuse_to_take_a_clocked_table_out(
+    admin_client, admin_user, table, cashier
+):
+    admin_user.is_staff = True
+    admin_user.save()
+    services.start_session(table=table, user=cashier)
+    url = reverse("admin:tables_table_change", args=[table.pk])
+    data = {"number": 1, "name": table.name, "kind": table.kind, "out_of_service": "on"}
+    data["is_active"] = "on"
+    response = admin_client.post(url, data, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 200
+    assert "Часы стола 1 идут: сначала остановите их." in response.content.decode()
+    response = admin_client.post(reverse("tables:deactivate", args=[table.pk]), follow=True)
+    assert [m.level_tag for m in response.context["messages"]] == ["error"]
+    table.refresh_from_db()
+    assert table.is_active and not table.out_of_service
+    desk = admin_client.get(reverse("billing:desk")).content.decode()
+    assert 'id="desk-table-1"' in desk and "data-clock" in desk
