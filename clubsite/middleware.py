@@ -1,4 +1,10 @@
+import logging
+import sys
+
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from toolbox.responses import bad_request
@@ -58,3 +64,44 @@ def has_nul(query_dict):
         "\x00" in key or any("\x00" in value for value in values)
         for key, values in query_dict.lists()
     )
+
+
+logger = logging.getLogger(__name__)
+BUSY = (OperationalError, InterfaceError)  # no connection in time, "too many clients", down
+RETRY_AFTER_SECONDS = 5
+
+
+def busy_response(request):
+    """503 with Retry-After and a page that needs no database (it tries again by itself)."""
+    context = {"retry_after": RETRY_AFTER_SECONDS, "language": translation.get_language()}
+    html = render_to_string("503.html", context)
+    response = HttpResponse(html, status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response._has_been_logged = True  # a warning, not django.request's error for a 5xx
+    return response
+
+
+class DatabaseBusyMiddleware:
+    """A view that cannot get a database connection in time (the pool is exhausted, the
+    server refuses more clients, it is down) answers 503 with Retry-After, never a 500; the
+    write it was making was rolled back with its transaction. Errors raised outside a view
+    (a session saved as the response goes) are answered alike by ``server_error``."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, BUSY):
+            logger.warning("Database busy, answered 503: %s", exception)
+            return busy_response(request)
+        return None
+
+
+def server_error(request):
+    """The 500 handler: the 503 of a busy database when that is what went wrong."""
+    if isinstance(sys.exc_info()[1], BUSY):
+        return busy_response(request)
+    return HttpResponse(render_to_string("500.html"), status=500)

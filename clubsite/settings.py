@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
+    "clubsite.middleware.DatabaseBusyMiddleware",  # no connection in time: 503, Retry-After
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards
@@ -117,6 +118,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
         os.environ.get("DB_CONNECT_TIMEOUT", "5")
     )
+    # Each server process keeps a pool of at most DB_POOL_SIZE connections (psycopg's pool):
+    # a burst of requests waits for one (DB_POOL_TIMEOUT seconds at most, then a 503 with
+    # Retry-After) instead of opening one each until PostgreSQL refuses "too many clients".
+    DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "6"))
+    if DB_POOL_SIZE > 0:
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1,
+            "max_size": DB_POOL_SIZE,
+            "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+            "max_idle": 60,
+        }
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them (Django requires 0)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

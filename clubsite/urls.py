@@ -14,6 +14,8 @@ from records import urls as records_urls
 game_routes = games_urls.urlpatterns + boards_urls.urlpatterns + records_urls.game_urlpatterns
 player_routes = players_urls.urlpatterns + records_urls.player_urlpatterns
 
+handler500 = "clubsite.middleware.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
