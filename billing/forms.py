@@ -30,7 +30,6 @@ class TariffBandForm(ascii_forms.ModelForm):
         coerce=int,
         widget=forms.CheckboxSelectMultiple,
     )
-    price_per_hour = RoublesField(label=_("price per hour, ₽"))
 
     class Meta:
         model = TariffBand

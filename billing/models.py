@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from billing.labels import clock_time, money, weekdays_label
 from tables.models import TableKind
-from toolbox.fields import done_by
+from toolbox.fields import MoneyField, done_by
 from toolbox.immutable import ImmutableRow
 
 WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translated by Django
@@ -86,7 +86,7 @@ class TariffBand(models.Model):
     weekdays = models.CharField(_("weekdays"), max_length=7)
     start = models.TimeField(_("from"))
     end = models.TimeField(_("to"))
-    price_per_hour = models.PositiveIntegerField(_("price per hour, kopecks"))
+    price_per_hour = MoneyField(_("price per hour, ₽"))
 
     class Meta:
         ordering = ["tariff", "start", "weekdays"]
@@ -216,7 +216,7 @@ class BarItem(models.Model):
     """The bar's small price list (no stock keeping)."""
 
     name = models.CharField(_("name"), max_length=80, unique=True)
-    price = models.PositiveIntegerField(_("price, kopecks"))
+    price = MoneyField(_("price, ₽"))
     is_active = models.BooleanField(_("on sale"), default=True)
 
     class Meta:
@@ -305,7 +305,7 @@ class BillLine(models.Model):
         BarItem, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     quantity = models.PositiveSmallIntegerField(_("quantity"), default=1)
-    unit_price = models.PositiveIntegerField(_("unit price, kopecks"))
+    unit_price = MoneyField(_("unit price, ₽"))
     payer = models.ForeignKey(
         Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="lines"
     )
@@ -341,7 +341,7 @@ class Shift(models.Model):
     opened_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
-    opening_cash = models.PositiveIntegerField(_("opening cash, kopecks"))
+    opening_cash = MoneyField(_("opening cash, ₽"))
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     closed_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
@@ -350,7 +350,7 @@ class Shift(models.Model):
         blank=True,
         related_name="+",
     )
-    counted_cash = models.PositiveIntegerField(_("counted cash, kopecks"), null=True, blank=True)
+    counted_cash = MoneyField(_("counted cash, ₽"), null=True, blank=True)
     is_open = models.BooleanField(default=True, editable=False)
 
     class Meta:
@@ -377,7 +377,7 @@ class Payment(models.Model):
     bill = models.ForeignKey(Bill, on_delete=models.PROTECT, related_name="payments")
     shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="payments")
     method = models.CharField(_("method"), max_length=8, choices=PaymentMethod.choices)
-    amount = models.PositiveIntegerField(_("amount, kopecks"))
+    amount = MoneyField(_("amount, ₽"))
     receipt_number = models.CharField(_("receipt number"), max_length=40)
     payer = models.ForeignKey(
         Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="payments"
