@@ -26,13 +26,13 @@ def delete_player(player):
     """Only a player who never sat at a game may be deleted; the others are deactivated."""
     if player.has_played:
         raise ValidationError(
-            _("%(name)s has played games and cannot be deleted; deactivate him instead.")
+            _("%(name)s has played games and cannot be deleted: deactivate the player instead.")
             % {"name": player.full_name}
         )
     try:
         player.delete()
     except ProtectedError as error:  # a game started meanwhile
         raise ValidationError(
-            _("%(name)s has played games and cannot be deleted; deactivate him instead.")
+            _("%(name)s has played games and cannot be deleted: deactivate the player instead.")
             % {"name": player.full_name}
         ) from error

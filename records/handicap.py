@@ -286,8 +286,8 @@ def suggest_head_start(variant, first, second) -> Hint:
         names["shorthand"] = f"{target}–{target - head_start}"
         summary = (
             ngettext(
-                "%(shorthand)s: %(weak)s starts with %(n)s ball on his shelf.",
-                "%(shorthand)s: %(weak)s starts with %(n)s balls on his shelf.",
+                "%(shorthand)s: %(weak)s starts with %(n)s ball on the shelf.",
+                "%(shorthand)s: %(weak)s starts with %(n)s balls on the shelf.",
                 head_start,
             )
             % names

@@ -549,7 +549,9 @@ def withdraw(*, entrant):
             .filter(Q(entrant_a=entrant) | Q(entrant_b=entrant))
             .exists()
         ):
-            raise TournamentError(_("He is playing a match now: finish or abandon it first."))
+            raise TournamentError(
+                _("This entrant is playing a match now: finish or abandon it first.")
+            )
         Entrant.objects.filter(pk=entrant.pk).update(withdrawn=True)
         _settle_tournament(locked)
 

@@ -24,7 +24,7 @@ def handicap_text(settings, names=None, unit="balls"):
     if handicap.head_start:
         if unit == "balls":
             parts.append(
-                _("%(shorthand)s: %(weaker)s starts with %(n)s on his shelf")
+                _("%(shorthand)s: %(weaker)s starts with %(n)s on the shelf")
                 % {
                     "shorthand": handicap.shorthand(pyramid.TARGET),
                     "weaker": weaker,

@@ -337,7 +337,7 @@ def describe(before: State, event: Event, after: State) -> Message:
     if not before.broken:
         if kind == POT:
             return Message(
-                gettext_noop("%(who)s: break, a ball dropped and is put back; he plays on"),
+                gettext_noop("%(who)s: break, a ball dropped and is put back; plays on"),
                 params,
             )
         return Message(gettext_noop("%(who)s: break, nothing dropped; %(next)s to play"), params)

@@ -199,7 +199,7 @@ def describe(before: State, event: Event, after: State) -> Message:
             return Message(
                 gettext_noop(
                     "%(seat)s: ball %(ball)s pocketed and returned to the table "
-                    "(handicap); he plays on"
+                    "(handicap); plays on"
                 ),
                 params,
             )

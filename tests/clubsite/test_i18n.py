@@ -62,3 +62,40 @@ def test_catalog_covers_every_string_in_the_code(tmp_path):
     )
     missing = untranslated(polib.pofile(str(copy / "locale" / "ru" / "LC_MESSAGES" / "django.po")))
     assert missing == [], f"strings without a Russian translation: {missing}"
+
+
+# A text that names a player cannot know whether that player is a man or a woman: «Лена снят
+# с турнира», «Матч выиграл(а) Лена», «он проигрывает» are wrong for half the club. Such a text
+# names the player where no verb or pronoun agrees with him («Лена: снятие с турнира»,
+# «Победитель матча: Лена»). (The rules' texts speak of "the player", "the weaker": the noun's
+# own gender, which is right.)
+PERSON = re.compile(
+    r"%\((name|names|seat|other|who|weaker|stronger|strong|weak|cue|hand|winner|absent|player)\)s"
+)
+GENDERED_RU = re.compile(
+    r"\b(он|она|его|её|ему|ей|ним|ней)\b"
+    r"|\b(снят|снята|выиграл|выиграла|проиграл|проиграла|играл|играла|пришёл|пришла)\b",
+    re.IGNORECASE,
+)
+GENDERED_EN = re.compile(r"\b(he|his|him|she|her)\b", re.IGNORECASE)
+
+
+def test_texts_that_name_a_player_need_no_grammatical_gender():
+    """Issue 22 item 7: «Лена снят с турнира», «Матч выиграл(а) Лена», «%(name)s уже играл
+    партии, его нельзя удалить»; on the desk, below a player's name, «Все оставшиеся матчи он
+    проигрывает» ("He loses every match…")."""
+    wrong = []
+    for entry in polib.pofile(str(RU_PO)):
+        if entry.obsolete:
+            continue
+        msgids = entry.msgid + " " + (entry.msgid_plural or "")
+        texts = [entry.msgstr, *entry.msgstr_plural.values()]
+        wrong += [("ru", text) for text in texts if "(а)" in text]  # «выиграл(а)»
+        if re.match(r"(He|She) ", entry.msgid):  # a sentence about the player beside it
+            wrong.append(("en", entry.msgid))
+        if not PERSON.search(msgids):
+            continue
+        if GENDERED_EN.search(msgids):
+            wrong.append(("en", entry.msgid))
+        wrong += [("ru", text) for text in texts if GENDERED_RU.search(text)]
+    assert wrong == []

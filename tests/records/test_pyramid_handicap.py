@@ -38,7 +38,7 @@ def test_by_sports_class_one_ball_a_class():
     ann = player("Ann", skill_class="2")
     bob = player("Bob", skill_class="novice")  # two classes below
     hint = suggest("pyramid_free", [f"p:{ann.pk}", f"p:{bob.pk}"])
-    assert hint.summary == "8–6: Bob starts with 2 balls on his shelf."
+    assert hint.summary == "8–6: Bob starts with 2 balls on the shelf."
     assert hint.settings == {"weaker_seat": "1", "head_start": 2}
     classic = suggest("pyramid_classic", [f"p:{bob.pk}", f"p:{ann.pk}"])
     assert classic.summary == "Bob starts with 18 points."  # 2 classes × 71 / 8

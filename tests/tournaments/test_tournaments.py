@@ -530,7 +530,7 @@ def test_withdrawal_loses_the_remaining_matches_without_play(admin_client, table
     response = admin_client.post(
         reverse("tournaments:withdraw", args=[tournament.pk, entrant.pk]), follow=True
     )
-    assert f"{entrant.name} снят с турнира" in response.content.decode()
+    assert f"{entrant.name}: снятие с турнира" in response.content.decode()
     view = selectors.tournament_view(tournament)
     his = [i for i in view.items if 2 in (i.seed_a, i.seed_b)]
     assert all(i.status == "finished" and i.kind == "withdrawal" for i in his)

@@ -252,7 +252,7 @@ def withdraw(request, pk, entrant_pk):
     services.withdraw(entrant=entrant)
     messages.success(
         request,
-        _("%(name)s is withdrawn: his matches left are lost by withdrawal.")
+        _("%(name)s: withdrawn from the tournament; the matches left are lost by withdrawal.")
         % {"name": entrant.name},
     )
 
