@@ -69,7 +69,11 @@ class StreamRouter:
             {
                 "type": "http.response.start",
                 "status": 200,
-                "headers": [*HEADERS, (b"content-language", language.encode())],
+                "headers": [
+                    *HEADERS,
+                    *((name.lower().encode(), value.encode()) for name, value in feed.headers),
+                    (b"content-language", language.encode()),
+                ],
             }
         )
         if scope["method"] == "HEAD":

@@ -3,8 +3,9 @@
 A ``Feed`` names what a screen follows: its ``topic`` (``live.topics``), a ``key`` for the
 process's memo, the SSE ``event`` name, and ``snapshot()`` → ``(fingerprint, data)`` — what
 the screen should show now, in the active language (a board's rendered fragment, from the
-boards' own per-fingerprint render cache). ``stream_response(request, feed, shown)`` answers
-with ``text/event-stream``:
+boards' own per-fingerprint render cache); ``headers``: more response headers, as (name,
+value) pairs (the API's feed: ``Access-Control-Allow-Origin``).
+``stream_response(request, feed, shown)`` answers with ``text/event-stream``:
 
     retry: 1000                      the browser's reconnection delay
     id: <fingerprint>                every message: a reconnecting browser sends it back as
@@ -53,6 +54,7 @@ class Feed:
     topic: str
     event: str
     snapshot: Callable[[], tuple]
+    headers: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -279,4 +281,6 @@ def stream_response(request, feed, language=None):
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    for name, value in feed.headers:
+        response[name] = value
     return response
