@@ -9,18 +9,28 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
 django_application = get_asgi_application()
 
-from boards import feeds as board_feeds  # noqa: E402 - after Django is set up
+from api import feeds as api_feeds  # noqa: E402 - after Django is set up
+from boards import feeds as board_feeds  # noqa: E402
+from broadcast import feeds as broadcast_feeds  # noqa: E402
 from live.asgi import StreamRouter  # noqa: E402
 from tournaments import feeds as tournament_feeds  # noqa: E402
 
 
 def feed_for_path(path):
-    """The public stream a path names: a table board's, the wall's or a tournament board's."""
-    return board_feeds.feed_for_path(path) or tournament_feeds.feed_for_path(path)
+    """The public stream a path names: a table board's, the wall's, a tournament board's, an
+    overlay's or an embed's, the API's live feed of a table."""
+    return (
+        board_feeds.feed_for_path(path)
+        or tournament_feeds.feed_for_path(path)
+        or broadcast_feeds.feed_for_path(path)
+        or api_feeds.feed_for_path(path)
+    )
 
 
 application = StreamRouter(
-    django_application, feed_for_path, prefixes=("/tables/", "/board/", "/tournaments/")
+    django_application,
+    feed_for_path,
+    prefixes=("/tables/", "/board/", "/tournaments/", "/embed/", "/api/"),
 )
 
 # A server holding thousands of open streams: what start-up made lives as long as the process,

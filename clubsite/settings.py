@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "corsheaders",  # CORS for the API's GETs (api/)
+    "ninja",  # the API's library: its docs page's scripts come from its static files
     "template_partials",
     "clubsite.apps.AxesConfig",  # django-axes, under a translated name (clubsite/apps.py)
     "players",
@@ -61,11 +63,14 @@ INSTALLED_APPS = [
     "boards",
     "live",  # pushes changes to the boards (Server-Sent Events), see live/__init__.py
     "records",
+    "broadcast",  # stream overlays and embeds
+    "api",  # the read-only public API, /api/v1/
     "clubsite.apps.ClubsiteConfig",  # its admin.py: the user admin, limited for the Admins group
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     "clubsite.middleware.DatabaseBusyMiddleware",  # no connection in time: 503, Retry-After
@@ -237,6 +242,21 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# The overlays and embeds (broadcast/) — and only they — may be framed by other sites: their
+# views replace frame-ancestors with this (space-separated origins, e.g.
+# "https://club.example https://vk.com"; default: any site).
+EMBED_FRAME_ANCESTORS = os.environ.get("EMBED_FRAME_ANCESTORS", "*").split()
+
+# The API (api/): any site may read it from a browser (GET, no cookies); a client gets
+# API_RATE_LIMIT requests (django-ninja's throttling, counted in the cache above; with Redis
+# across the processes, without it per process; a dead Redis refuses nothing).
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_CREDENTIALS = False
+CORS_EXPOSE_HEADERS = ("Retry-After",)
+API_RATE_LIMIT = os.environ.get("API_RATE_LIMIT", "120/min")
+
 # Behind a reverse proxy that terminates TLS (nginx, Caddy, …) and sets X-Forwarded-Proto and
 # X-Forwarded-For: requests count as HTTPS (absolute URLs such as the boards' QR codes say
 # https://), and login throttling sees the visitor's address rather than the proxy's.
@@ -245,6 +265,9 @@ if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     AXES_IPWARE_PROXY_COUNT = 1
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# The API's rate limit counts a client by his address: the proxy's X-Forwarded-For behind one,
+# else the connection's own (a header sent by the client himself is never believed).
+NINJA_NUM_PROXIES = 1 if BEHIND_TLS_PROXY else 0
 
 # Plain-HTTP requests are redirected to HTTPS (except /healthz, for a load balancer's probes).
 SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT")

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from api import urls as api_urls
 from boards import urls as boards_urls
 from clubsite import views
 from games import urls as games_urls
@@ -23,6 +24,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
+    path("", include(api_urls)),
+    path("", include("broadcast.urls")),
     path("players/", include((player_routes, "players"))),
     path("tables/", include("tables.urls")),
     path("billing/", include("billing.urls")),

@@ -124,6 +124,11 @@ class Presentation:
         """The score that wins, when the game has one (the boards show "to N")."""
         return None
 
+    def handicap_line(self, state, names) -> str:
+        """The handicap in force in one line, naming the players (``names``: the seats'
+        names in playing order), for a stream's overlay and the API; "" for none."""
+        return ""
+
     # --- the game page (records/templates/records/game_detail.html) ----------------------
 
     def page_seat_text(self, state, seat) -> str:

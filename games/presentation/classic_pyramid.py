@@ -80,6 +80,9 @@ class ClassicPresentation(NamedHandicap, Presentation):
     def board_seat_figures(self, state, seat):
         return [(_("balls"), len(state.shelves[seat]))]
 
+    def handicap_line(self, state, names):
+        return handicap_text(state.settings, names, unit="points")
+
     def board_panel(self, state, names):
         return {
             "points_left": state.points_on_table,

@@ -106,6 +106,11 @@ class CueRunPresentation(Presentation):
             figures.append((_("strokes"), state.strokes[seat]))
         return figures
 
+    def handicap_line(self, state, names):
+        if state.settings.handicap == "none":
+            return ""
+        return _handicap_text(state, names)
+
     def board_panel(self, state, names):
         """The handicap, and the runner's figures in the big numbers' terms (with his
         handicap): the most that wins, the total that draws; ``first_run`` before any."""

@@ -36,6 +36,9 @@ class InOrderPresentation(NamedHandicap, Presentation):
     board_template = "games/presentation/in_order.html"
     board_seat_figures = console_seat_figures
 
+    def handicap_line(self, state, names):
+        return handicap_text(state.settings, names, unit="points")
+
     def board_panel(self, state, names):
         return {
             "ball_on": state.ball_on,

@@ -163,6 +163,9 @@ class FamilyPresentation(NamedHandicap, Presentation):
             figures.append((_("owes"), state.debts[seat]))
         return figures
 
+    def handicap_line(self, state, names):
+        return handicap_text(state.settings, names)
+
     def board_panel(self, state, names):
         handicap = state.settings.handicap
         return {

@@ -41,7 +41,7 @@
   });
 
   // --- the stream ------------------------------------------------------------------------
-  function region() { return document.querySelector("#board, #wall, #tboard"); }
+  function region() { return document.querySelector("#board, #wall, #tboard, #overlay, #embed"); }
   function setStreaming(on) {
     streaming = on;
     document.body.classList.toggle("streaming", on);

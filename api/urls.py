@@ -1,0 +1,81 @@
+"""``/api/v1/``: the API of ``api.views`` with its OpenAPI schema (``openapi.json``) and its
+browsable docs (``docs``: Swagger UI, served from the site's own static files), GET only,
+a rate limit per client, and errors as translated JSON (``{"detail": …}``)."""
+
+from django.conf import settings
+from django.http import Http404
+from django.urls import path
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import HttpError, Throttled, ValidationError
+from ninja.throttling import AnonRateThrottle
+
+from api import views
+
+
+class PerClient(AnonRateThrottle):
+    """``API_RATE_LIMIT`` requests per client address (the proxy's ``X-Forwarded-For``
+    behind ``BEHIND_TLS_PROXY``, never a header a client could forge otherwise), counted in
+    the site's cache: with Redis, across the server's processes; a Redis that is down
+    counts nothing and refuses nothing."""
+
+    scope = "api"
+
+    def get_rate(self):
+        return settings.API_RATE_LIMIT
+
+    def allow_request(self, request):
+        self.num_requests, self.duration = self.parse_rate(self.get_rate())  # as set now
+        return super().allow_request(request)
+
+    def get_cache_key(self, request):
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+api = NinjaAPI(
+    title="Luza API",
+    version="1",
+    description=(
+        "The club's public data, read-only: tables and their live games, games with their "
+        "events, players' records and ratings, tournaments. Lists are paged (limit, offset). "
+        "A table's live feed is Server-Sent Events in JSON. Texts follow Accept-Language "
+        "(ru, en) or ?lang=."
+    ),
+    urls_namespace="api-v1",
+    throttle=[PerClient()],
+)
+api.add_router("/", views.router)
+
+
+def _error(request, status, detail, **more):
+    return api.create_response(request, {"detail": detail, **more}, status=status)
+
+
+@api.exception_handler(ValidationError)
+def invalid(request, exc):
+    errors = [
+        f"{'.'.join(str(part) for part in error.get('loc', ()))}: {error.get('msg', '')}"
+        for error in exc.errors
+    ]
+    return _error(request, 400, _("A parameter of the request is not valid."), errors=errors)
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc):
+    return _error(request, 404, _("Not found."))
+
+
+@api.exception_handler(Throttled)
+def throttled(request, exc):
+    response = _error(request, 429, _("Too many requests: wait a little and ask again."))
+    if exc.wait is not None:
+        response["Retry-After"] = str(max(1, int(exc.wait)))
+    return response
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc):
+    return _error(request, exc.status_code, str(exc))
+
+
+urlpatterns = [path("api/v1/", api.urls)]

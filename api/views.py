@@ -1,0 +1,154 @@
+"""The endpoints of ``/api/v1/`` (read-only, GET): thin, the reads are ``api.selectors``,
+the shapes ``api.schemas``. A path's number out of range is a 400 like any bad parameter;
+what does not exist is a 404; both with a translated ``detail``."""
+
+from typing import Literal
+
+from django.http import Http404
+from django.utils.translation import get_language
+from ninja import Path, Query, Router
+
+from api import feeds, schemas, selectors
+from games import rules
+from games.models import GameStatus
+from live.streams import stream_response
+from records import rating
+
+MAX_ID = 2**31 - 1  # an id no table holds: a 400 before any query
+MAX_TABLE = 32767
+MAX_OFFSET = 1_000_000
+ERRORS = {400: schemas.ValidationProblem, 404: schemas.Error, 429: schemas.Error}
+
+Id = Path(..., ge=1, le=MAX_ID)
+TableNumber = Path(..., ge=1, le=MAX_TABLE)
+Limit = Query(50, ge=1, le=100, description="How many items (at most 100).")
+Offset = Query(0, ge=0, le=MAX_OFFSET, description="How many items to skip.")
+VariantKey = Literal[tuple(rules.VARIANTS)]
+StatusKey = Literal[tuple(GameStatus.values)]
+FamilyKey = Literal[tuple(rating.families())]
+
+router = Router()
+
+
+def _found(value):
+    if value is None:
+        raise Http404
+    return value
+
+
+# --- tables -----------------------------------------------------------------------------------
+
+
+@router.get("/tables/", response={200: schemas.TablePage, **ERRORS}, tags=["tables"])
+def tables(request, limit: int = Limit, offset: int = Offset):
+    """The club's active tables and whether each is free, in play or out of service."""
+    return selectors.page(selectors.tables(), limit, offset, selectors.table_item)
+
+
+@router.get("/tables/{number}/", response={200: schemas.TableLive, **ERRORS}, tags=["tables"])
+def table(request, number: int = TableNumber):
+    """A table and its live game: what its board shows now (``live`` is null while free)."""
+    return _found(selectors.table_live(number))
+
+
+@router.get(
+    "/tables/{number}/stream/",
+    url_name="table_stream",
+    response={200: None, **ERRORS},
+    tags=["tables"],
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": (
+                    "Server-Sent Events: an event `table` with the table's live game in "
+                    "JSON (as `live` of /tables/{number}/) at once and whenever it changes; "
+                    "`id:` is its fingerprint (send it back as Last-Event-ID); a comment "
+                    "line every 15 s keeps the connection open."
+                ),
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        }
+    },
+)
+def table_stream(request, number: int = TableNumber):
+    """The table's live feed (Server-Sent Events in JSON), pushed the moment it changes."""
+    _found(selectors.table_live(number))
+    return stream_response(request, feeds.table_feed(number), get_language())
+
+
+# --- games ------------------------------------------------------------------------------------
+
+
+@router.get("/games/", response={200: schemas.GamePage, **ERRORS}, tags=["games"])
+def games(
+    request,
+    limit: int = Limit,
+    offset: int = Offset,
+    status: StatusKey | None = None,
+    variant: VariantKey | None = None,
+    table: int | None = Query(None, ge=1, le=MAX_TABLE),
+    player: int | None = Query(None, ge=1, le=MAX_ID),
+):
+    """Games, newest first; filtered by status, game, table number or player."""
+    found = selectors.games(status=status, variant=variant, table=table, player=player)
+    return selectors.page(found, limit, offset, selectors.game_item)
+
+
+@router.get("/games/{game_id}/", response={200: schemas.GameDetail, **ERRORS}, tags=["games"])
+def game(request, game_id: int = Id):
+    """A game: its settings, result and every event with the state after it."""
+    return _found(selectors.game_detail(game_id))
+
+
+# --- players and ratings ----------------------------------------------------------------------
+
+
+@router.get("/players/", response={200: schemas.PlayerPage, **ERRORS}, tags=["players"])
+def players(request, limit: int = Limit, offset: int = Offset):
+    """The active players of the club's roster (names and sports class only)."""
+    return selectors.page(selectors.players(), limit, offset, selectors.player_item)
+
+
+@router.get(
+    "/players/{player_id}/", response={200: schemas.PlayerDetail, **ERRORS}, tags=["players"]
+)
+def player(request, player_id: int = Id):
+    """A player's records per game and his ratings, as on his page."""
+    return _found(selectors.player_detail(player_id))
+
+
+@router.get("/ratings/", response={200: list[schemas.RatingFamily], **ERRORS}, tags=["players"])
+def rating_families(request):
+    """The rating families (Elo, one per family of games) and the games each rates."""
+    return selectors.rating_families()
+
+
+@router.get("/ratings/{family}/", response={200: schemas.RatingPage, **ERRORS}, tags=["players"])
+def ratings(request, family: FamilyKey, limit: int = Limit, offset: int = Offset):
+    """A family's ratings, best first."""
+    return selectors.page(selectors.rating_rows(family), limit, offset, dict)
+
+
+# --- tournaments and matches ------------------------------------------------------------------
+
+
+@router.get("/tournaments/", response={200: schemas.TournamentPage, **ERRORS}, tags=["tournaments"])
+def tournaments(request, limit: int = Limit, offset: int = Offset):
+    """Tournaments, the newest first."""
+    return selectors.page(selectors.tournaments(), limit, offset, selectors.tournament_item)
+
+
+@router.get(
+    "/tournaments/{tournament_id}/",
+    response={200: schemas.TournamentDetail, **ERRORS},
+    tags=["tournaments"],
+)
+def tournament(request, tournament_id: int = Id):
+    """A tournament: entrants, every match of its bracket, group standings, places."""
+    return _found(selectors.tournament_detail(tournament_id))
+
+
+@router.get("/matches/{match_id}/", response={200: schemas.Match, **ERRORS}, tags=["tournaments"])
+def match(request, match_id: int = Id):
+    """A match (race to N frames) and its frames, each a game."""
+    return _found(selectors.match_detail(match_id))

@@ -1,0 +1,159 @@
+"""The API's OpenAPI schema is served and browsable, and every field it can answer with is
+on the allow-list below: nothing private (phones, e-mails, notes, bills, staff, users) is
+reachable. A field added to ``api/schemas.py`` fails this test until it is listed here."""
+
+import pytest
+from django.contrib.staticfiles import finders
+
+from api.urls import api
+
+# Every object of the schema and its fields: what the public pages already show.
+ALLOWED = {
+    "Error": {"detail"},
+    "ValidationProblem": {"detail", "errors"},
+    "Figure": {"label", "value"},
+    "LiveSeat": {"position", "name", "score", "to_play", "winner", "role"},
+    "TournamentRef": {"id", "name"},
+    "LiveMatch": {"id", "race_to", "frame", "frames", "finished", "tournament"},
+    "LiveGame": {
+        "id", "variant", "variant_name", "status", "finished", "last_seq", "target",
+        "score_caption", "seats", "key_figure", "last_event", "handicap", "result", "match",
+    },
+    "Table": {"number", "name", "kind", "kind_name", "status", "status_name"},
+    "TableLive": {
+        "number", "name", "kind", "kind_name", "status", "status_name", "fingerprint", "live",
+    },
+    "Seat": {"position", "name", "player_id", "score", "outcome"},
+    "Game": {
+        "id", "variant", "variant_name", "table", "status", "started_at", "finished_at",
+        "match_id", "seats",
+    },
+    "Result": {"winners", "draw"},
+    "State": {"scores", "to_play", "finished", "figures"},
+    "Event": {
+        "seq", "kind", "fouls", "ball", "pocket", "count", "balls", "recorded_at",
+        "description", "undone", "state",
+    },
+    "GameDetail": {
+        "id", "variant", "variant_name", "table", "status", "started_at", "finished_at",
+        "match_id", "seats", "settings", "result", "events", "replay_error",
+    },
+    "Player": {"id", "name", "full_name", "nickname", "skill_class", "skill_class_name"},
+    "RecordFigure": {"key", "label", "value"},
+    "Record": {
+        "variant", "variant_name", "games", "wins", "losses", "draws", "win_percentage",
+        "figures",
+    },
+    "PlayerRating": {"family", "family_name", "rating", "games"},
+    "PlayerDetail": {
+        "id", "name", "full_name", "nickname", "skill_class", "skill_class_name", "records",
+        "ratings",
+    },
+    "RatingFamily": {"family", "family_name", "variants"},
+    "RatingRow": {"rank", "player_id", "name", "rating", "games"},
+    "Tournament": {
+        "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
+        "status_name",
+    },
+    "Entrant": {"seed", "name", "player_id", "withdrawn"},
+    "TournamentMatch": {
+        "key", "number", "stage", "bracket", "round", "status", "seed_a", "seed_b", "name_a",
+        "name_b", "score_a", "score_b", "winner", "result_kind", "table", "match_id",
+        "started_at", "finished_at",
+    },
+    "Standing": {
+        "rank", "seed", "name", "played", "wins", "losses", "frames_won", "frames_lost",
+        "frame_difference",
+    },
+    "Group": {"number", "standings"},
+    "Place": {"place", "seed", "name"},
+    "TournamentDetail": {
+        "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
+        "status_name", "rules", "entrants", "matches", "groups", "places", "champion",
+    },
+    "Frame": {"number", "game_id", "breaker", "status", "winner"},
+    "Match": {
+        "id", "variant", "variant_name", "name_a", "name_b", "player_a_id", "player_b_id",
+        "race_to", "head_start_a", "head_start_b", "status", "score_a", "score_b", "winner",
+        "result_kind", "table", "tournament", "started_at", "finished_at", "frames",
+    },
+    **{
+        page: {"count", "limit", "offset", "items"}
+        for page in ("TablePage", "GamePage", "PlayerPage", "RatingPage", "TournamentPage")
+    },
+}  # fmt: skip
+PRIVATE = ("phone", "email", "mail", "note", "bill", "payment", "staff", "user", "marker",
+           "password", "session", "tariff", "recorded_by", "cashier", "booking")  # fmt: skip
+
+
+def walk(node, path="#"):
+    """Every object schema of ``node`` (nested, in components or inline) as (where, name of
+    the component or None, its property names)."""
+    if isinstance(node, dict):
+        if "properties" in node:
+            yield path, node.get("title"), set(node["properties"])
+        for key, value in node.items():
+            yield from walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from walk(value, f"{path}/{index}")
+
+
+def unlisted(schema):
+    """What the schema answers with beyond the allow-list: ["where: field", …]."""
+    found = []
+    components = schema.get("components", {}).get("schemas", {})
+    for name, component in components.items():
+        for where, _title, fields in walk(component, f"#/components/schemas/{name}"):
+            allowed = ALLOWED.get(name if where.count("/") == 3 else "", set())
+            found += [f"{where}: {field}" for field in sorted(fields - allowed)]
+    for where, _title, fields in walk(schema.get("paths", {}), "#/paths"):
+        if "/responses/" in where:
+            found += [f"{where}: {field}" for field in sorted(fields)]  # no inline object
+    return found
+
+
+def private_words(schema):
+    names = set()
+    for _where, _title, fields in walk(schema):
+        names |= fields
+    names |= set(schema.get("components", {}).get("schemas", {}))
+    return sorted(n for n in names if any(word in n.lower() for word in PRIVATE))
+
+
+def test_every_field_the_api_answers_with_is_on_the_allow_list():
+    schema = api.get_openapi_schema()
+    assert unlisted(schema) == []
+    assert private_words(schema) == []
+    # and the allow-list is the schema, not a wider list of what might be
+    assert set(schema["components"]["schemas"]) == set(ALLOWED)
+
+
+def test_the_walk_finds_a_private_field_slipped_in():
+    schema = api.get_openapi_schema()
+    player = schema["components"]["schemas"]["Player"]
+    player["properties"]["phone"] = {"type": "string"}
+    assert unlisted(schema) == ["#/components/schemas/Player: phone"]
+    assert private_words(schema) == ["phone"]
+    inline = {"200": {"content": {"application/json": {"schema": {"properties": {"x": {}}}}}}}
+    schema["paths"]["/api/v1/tables/"]["get"]["responses"] = inline
+    assert "#/paths/" in unlisted(schema)[-1]
+
+
+def test_every_operation_is_a_get_under_v1():
+    schema = api.get_openapi_schema()
+    for path, operations in schema["paths"].items():
+        assert path.startswith("/api/v1/")
+        assert set(operations) == {"get"}, path
+
+
+@pytest.mark.django_db
+def test_the_schema_is_served_and_browsable_from_the_sites_own_files(client):
+    served = client.get("/api/v1/openapi.json")
+    assert served.status_code == 200
+    assert served.json()["info"]["version"] == "1"
+    docs = client.get("/api/v1/docs")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in html and "cdn" not in html.lower()
+    assert finders.find("ninja/swagger-ui-bundle.js")  # (WhiteNoise serves it)
