@@ -70,8 +70,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "corsheaders.middleware.CorsMiddleware",  # before WhiteNoise and CommonMiddleware
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",  # the API's CORS, before CommonMiddleware
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     "clubsite.middleware.DatabaseBusyMiddleware",  # no connection in time: 503, Retry-After
     "django.contrib.sessions.middleware.SessionMiddleware",
