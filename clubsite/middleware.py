@@ -1,12 +1,15 @@
 import logging
 import sys
+from urllib.parse import quote
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from toolbox.constraints import violation_message
 from toolbox.responses import bad_request
 
 
@@ -81,11 +84,17 @@ def busy_response(request):
     return response
 
 
-class DatabaseBusyMiddleware:
-    """A view that cannot get a database connection in time (the pool is exhausted, the
-    server refuses more clients, it is down) answers 503 with Retry-After, never a 500; the
-    write it was making was rolled back with its transaction. Errors raised outside a view
-    (a session saved as the response goes) are answered alike by ``server_error``."""
+class DatabaseErrorMiddleware:
+    """What the database refuses is answered, never a 500, and changes nothing (the write's
+    transaction was rolled back):
+
+    - no connection in time (the pool is exhausted, the server refuses more clients, it is
+      down): 503 with Retry-After;
+    - a race for a constraint (two cashiers opening a shift, two admins adding table 5 at
+      once) that the view did not catch itself: 409 with the constraint's own message.
+
+    Errors raised outside a view (a session saved as the response goes) are answered alike by
+    ``server_error``."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -97,7 +106,17 @@ class DatabaseBusyMiddleware:
         if isinstance(exception, BUSY):
             logger.warning("Database busy, answered 503: %s", exception)
             return busy_response(request)
+        if isinstance(exception, IntegrityError):
+            logger.warning("A race for a constraint, answered 409: %s", exception)
+            return refusal_response(request, violation_message(exception))
         return None
+
+
+def refusal_response(request, message):
+    """409: the refused write's reason, on a page (and in a header htmx's banner shows)."""
+    response = render(request, "409.html", {"message": message}, status=409)
+    response["X-Refusal"] = quote(message)
+    return response
 
 
 def server_error(request):

@@ -73,7 +73,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # the API's CORS, before CommonMiddleware
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
-    "clubsite.middleware.DatabaseBusyMiddleware",  # no connection in time: 503, Retry-After
+    "clubsite.middleware.DatabaseErrorMiddleware",  # busy: 503, Retry-After; a race: 409
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "clubsite.middleware.LanguageFromQueryMiddleware",  # ?lang=ru|en, for the boards

@@ -1,7 +1,7 @@
 """Writes of the cashier's shifts: opened with the cash in the drawer, closed with it counted."""
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,9 +16,13 @@ def open_shift(*, user, opening_cash, at=None):
         raise ValidationError(_("Cash cannot be negative."), code="cash")
     if Shift.objects.select_for_update().filter(is_open=True).exists():
         raise ValidationError(_("A shift is already open."), code="open")
-    shift = Shift.objects.create(
-        opened_by=user, opening_cash=opening_cash, opened_at=at or timezone.now()
-    )
+    try:
+        with transaction.atomic():  # two cashiers at once: the one-open-shift constraint
+            shift = Shift.objects.create(
+                opened_by=user, opening_cash=opening_cash, opened_at=at or timezone.now()
+            )
+    except IntegrityError:
+        raise ValidationError(_("A shift is already open."), code="open") from None
     audit(user=user, action=AuditAction.SHIFT_OPEN, shift=shift, cash=opening_cash)
     return shift
 

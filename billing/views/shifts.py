@@ -65,11 +65,14 @@ def shift(request):
     current = selectors.open_shift()
     if current is None:
         return shift_page(request, error=_("No shift is open."))
-    if not form.is_valid():
-        return shift_page(request, close_form=form)
-    services.close_shift(shift=current, user=request.user, **form.cleaned_data)
-    messages.success(request, _("The shift is closed."))
-    return redirect("billing:shift")
+    return submit(
+        request,
+        form,
+        functools.partial(services.close_shift, shift=current),
+        page=lambda form, error=None: shift_page(request, close_form=form, error=error),
+        success=_("The shift is closed."),
+        done="billing:shift",
+    )
 
 
 @cashier_required

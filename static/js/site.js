@@ -16,8 +16,11 @@
 
   document.addEventListener("htmx:responseError", function (event) {
     var el = banner();
-    var status = event.detail && event.detail.xhr ? event.detail.xhr.status : "";
-    if (el) show(el.dataset.server + (status ? " (" + status + ")" : ""));
+    var xhr = event.detail && event.detail.xhr;
+    var status = xhr ? xhr.status : "";
+    var refusal = xhr ? xhr.getResponseHeader("X-Refusal") : null;  // a race lost: its reason
+    if (refusal) show(decodeURIComponent(refusal));
+    else if (el) show(el.dataset.server + (status ? " (" + status + ")" : ""));
   });
   document.addEventListener("htmx:sendError", function () {
     var el = banner();

@@ -14,6 +14,7 @@ import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError, connection
 
+from tables.models import Table
 from tests.bench.helpers import ROOT
 from tests.clubsite.test_errors import failing_site, stderr_log  # noqa: F401 - fixtures
 
@@ -46,6 +47,16 @@ def test_a_failure_after_the_view_is_a_503_too(failing_site, monkeypatch):  # no
     response = failing_site.get("/remember/")
     assert response.status_code == 503
     assert response["Retry-After"] == "5"
+
+
+def test_a_lost_race_for_a_constraint_is_a_409_with_its_message(failing_site):  # noqa: F811
+    """Caught by no view: the constraint's own message (here a unique field's), in the page
+    and in the header htmx's banner shows; nothing was written."""
+    response = failing_site.get("/duplicate/")
+    assert response.status_code == 409
+    assert "Стол с таким номером уже есть." in response.content.decode()
+    assert "%D0%A1%D1%82%D0%BE%D0%BB" in response["X-Refusal"]  # «Стол», quoted
+    assert not Table.objects.exists()
 
 
 def test_any_other_error_is_still_a_500(failing_site):  # noqa: F811
