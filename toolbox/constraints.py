@@ -58,5 +58,3 @@ def _unique(model, names):
 def _sqlite_columns(text):
     match = _SQLITE_COLUMNS.search(text)
     return match.group(1).split(", ") if match else []
-
-
