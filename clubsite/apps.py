@@ -24,13 +24,17 @@ class ClubsiteConfig(AppConfig):
 
     def ready(self):
         from django.contrib.auth.models import Group
+        from django.contrib.auth.signals import user_logged_in
 
+        from clubsite.lockout import remember_sign_in
         from toolbox.roles import role_label
 
         Group.__str__ = lambda group: str(role_label(group.name))
         # The staff roles' groups, once migrate has run (ensure_roles creates the permissions
         # it hands out itself, so neither the app order nor the sender matters).
         post_migrate.connect(create_roles, sender=self.apps.get_app_config("auth"))
+        # A successful sign-in gives the browser its device cookie (clubsite/lockout.py).
+        user_logged_in.connect(remember_sign_in, dispatch_uid="luza_device_cookie")
 
 
 class AxesConfig(AxesAppConfig):

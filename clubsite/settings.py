@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "clubsite.lockout.TrustedDeviceMiddleware",  # a known device is not locked out by others
     "django.contrib.messages.middleware.MessageMiddleware",
     "clubsite.middleware.RejectNulMiddleware",  # a NUL in any parameter: 400
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -152,7 +153,8 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# By username and address; a browser that signed in as that user before, by its device.
+AXES_LOCKOUT_PARAMETERS = "clubsite.lockout.lockout_parameters"
 AXES_RESET_ON_SUCCESS = True
 AXES_SENSITIVE_PARAMETERS = []  # the lockout's log line names the username and address
 AXES_LOCKOUT_CALLABLE = "clubsite.lockout.lockout_response"

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.test import Client
 
 from tests.factories import UserFactory
 from toolbox.roles import ADMINS
@@ -124,3 +125,59 @@ def test_the_club_admin_still_cannot_make_himself_superuser(client, db):
     )
     root.refresh_from_db()
     assert root.check_password("pass-1234")
+
+
+# --- trusted devices: the lockout cannot lock the real admin out (issue 27 item 5) ---------
+
+
+def signed_in_before(admin_user, url=LOGIN):
+    """The admin's own browser: it signed in once (and out), so it holds a device cookie."""
+    own = Client()
+    assert attempt(own, "pass-1234", url, "admin-user").status_code == 302
+    assert own.cookies["luza_device"].value
+    log_out(own)
+    return own
+
+
+def log_out(browser):
+    """Signs out as the site does: the session ends, the browser keeps its other cookies (the
+    test client's ``logout`` would forget them all)."""
+    device = browser.cookies["luza_device"].value
+    browser.post("/accounts/logout/")
+    browser.cookies["luza_device"] = device
+
+
+def test_failures_from_others_behind_the_same_address_do_not_lock_the_admin_out(admin_user):
+    admin_user.is_staff = True  # he may open the Django admin
+    admin_user.save()
+    own = signed_in_before(admin_user)
+    stranger = Client()  # another browser in the club: the same NAT address
+    assert fail(stranger, 5, LOGIN, "admin-user")[-1] == 429
+    assert attempt(stranger, "pass-1234", LOGIN, "admin-user").status_code == 429
+    # The admin, from the browser he signed in with before: in, at once.
+    assert attempt(own, "pass-1234", LOGIN, "admin-user").status_code == 302
+    log_out(own)
+    assert attempt(own, "pass-1234", ADMIN_LOGIN, "admin-user").status_code == 302
+
+
+def test_a_trusted_device_is_still_throttled_on_its_own(admin_user):
+    own = signed_in_before(admin_user)
+    assert fail(own, 5, LOGIN, "admin-user")[-1] == 429
+    assert attempt(own, "pass-1234", LOGIN, "admin-user").status_code == 429
+
+
+def test_another_user_s_device_cookie_or_a_forged_one_is_no_pass(admin_user, marker_user):
+    own = Client()
+    assert attempt(own, "pass-1234").status_code == 302  # the marker's device
+    log_out(own)
+    stranger = Client()
+    assert fail(stranger, 5, LOGIN, "admin-user")[-1] == 429
+    assert attempt(own, "pass-1234", LOGIN, "admin-user").status_code == 429
+    own.cookies["luza_device"] = "e30:forged:signature"
+    assert attempt(own, "pass-1234", LOGIN, "admin-user").status_code == 429
+
+
+def test_the_lockout_page_says_how_to_get_unlocked(client, marker_user):
+    fail(client, 5)
+    text = attempt(client, "pass-1234").content.decode()
+    assert "попросите администратора разблокировать" in text
