@@ -272,7 +272,7 @@ def main():
     failed = sum(count for status, count in statuses_all.items() if status >= 500 or not status)
     p95 = board_load.percentile(latencies_all, 0.95) * 1000
     allowed = args.workers * (int(os.environ["DB_POOL_SIZE"]) or 0)
-    listeners = 0 if args.redis_url else args.workers  # PostgreSQL LISTEN: one per worker
+    listeners = args.workers  # PostgreSQL LISTEN: the broker, or Redis's fallback
     peak = max(peaks) if peaks else 0
     print(
         f"burst: {args.requests} requests × {args.rounds}, {failed} × 5xx or no answer, "

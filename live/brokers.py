@@ -11,11 +11,14 @@ screens show is read from the database by whoever receives it.
 
 ``broker_from_settings()`` picks one: ``LIVE_BROKER`` ("inprocess", "postgres", "redis") when
 set, else Redis when ``REDIS_URL`` is set, else PostgreSQL when the database is, else the
-in-process broker.
+in-process broker. Redis on a PostgreSQL site comes with PostgreSQL as its fallback
+(``FallbackBroker``): a process whose Redis link is dead still reaches the others' screens.
 """
 
 import asyncio
+import contextlib
 import logging
+import time
 
 from django.conf import settings
 
@@ -164,6 +167,59 @@ class RedisBroker(Broker):
             await client.aclose()
 
 
+class FallbackBroker(Broker):
+    """A primary broker (Redis) with a fallback (PostgreSQL) that every process listens to as
+    well: a process whose link to the primary is dead publishes through the fallback, so the
+    other processes' screens hear its changes at once instead of at their next sweep. After
+    a failure the primary is left alone for ``retry_after`` seconds (one timeout now and
+    then, not one per stroke)."""
+
+    def __init__(self, primary, fallback, retry_after=5.0):
+        self.primary, self.fallback, self.retry_after = primary, fallback, retry_after
+        self.name = f"{primary.name}+{fallback.name}"
+        self._primary_down_until = 0.0
+
+    def publish(self, topics):
+        if time.monotonic() >= self._primary_down_until:
+            try:
+                self.primary.publish(topics)
+                return
+            except Exception as error:  # noqa: BLE001 - any failure: the fallback carries it
+                self._primary_down_until = time.monotonic() + self.retry_after
+                logger.warning(
+                    "live: publishing through %s failed (%s); through %s meanwhile",
+                    self.primary.name,
+                    error,
+                    self.fallback.name,
+                )
+        self.fallback.publish(topics)
+
+    async def listen(self, deliver, ready):
+        """Listens to both; ``ready`` once both listen. Either connection lost ends both (the
+        hub retries them together)."""
+        listening = set()
+
+        def one_ready(name):
+            listening.add(name)
+            if len(listening) == 2:
+                ready()
+
+        tasks = [
+            asyncio.create_task(self.primary.listen(deliver, lambda: one_ready("primary"))),
+            asyncio.create_task(self.fallback.listen(deliver, lambda: one_ready("fallback"))),
+        ]
+        try:
+            done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a lost connection's error, for the hub to log
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+
+
 def broker_from_settings():
     choice = getattr(settings, "LIVE_BROKER", "") or ""
     redis_url = getattr(settings, "REDIS_URL", "") or ""
@@ -171,7 +227,8 @@ def broker_from_settings():
     if not choice:
         choice = "redis" if redis_url else "postgres" if is_postgres else "inprocess"
     if choice == "redis" and redis_url:
-        return RedisBroker(redis_url, timeout=getattr(settings, "REDIS_TIMEOUT", 0.5))
+        redis = RedisBroker(redis_url, timeout=getattr(settings, "REDIS_TIMEOUT", 0.5))
+        return FallbackBroker(redis, PostgresBroker()) if is_postgres else redis
     if choice == "postgres" and is_postgres:
         return PostgresBroker()
     if choice != "inprocess":

@@ -12,6 +12,7 @@ import pytest
 from live import hub as hubs
 from live import publishing
 from live.brokers import (
+    FallbackBroker,
     InProcessBroker,
     PostgresBroker,
     RedisBroker,
@@ -99,13 +100,41 @@ def test_redis_pub_sub_carries_a_change_between_connections():
     assert assert_carries(broker) < 1
 
 
+@pytest.mark.skipif(not (reachable(5432) and reachable(6379)), reason="needs PostgreSQL, Redis")
+def test_a_process_whose_redis_link_is_dead_still_reaches_the_others_at_once():
+    """Two server processes on Redis with PostgreSQL beside it: the first one's Redis is gone
+    (nothing answers at its address), the second's is fine. A change the first publishes
+    reaches the second's listener in well under 2 s, through PostgreSQL; and so does the
+    next one, while the first leaves its dead Redis alone."""
+    channel = f"luza_test_{uuid.uuid4().hex[:8]}"
+    params = {"host": "127.0.0.1", "port": 5432, "user": "postgres", "dbname": "postgres"}
+    dead = RedisBroker(f"redis://127.0.0.1:{free_port()}/15", channel=channel, timeout=0.3)
+    healthy = RedisBroker("redis://127.0.0.1:6379/15", channel=channel)
+    first = FallbackBroker(dead, PostgresBroker(channel=channel, connection_params=params))
+    second = FallbackBroker(healthy, PostgresBroker(channel=channel, connection_params=params))
+    with Listening(second) as listening:
+        for topics in (["table.3"], ["table.4"]):
+            listening.heard_something.clear()
+            started = time.monotonic()
+            first.publish(topics)
+            assert listening.heard_something.wait(2), "the other process heard nothing"
+            assert time.monotonic() - started < 2
+            assert listening.heard[-1] == topics
+        listening.heard_something.clear()
+        second.publish(["wall"])  # its own Redis carries it, once
+        assert listening.heard_something.wait(2)
+        time.sleep(0.3)
+        assert listening.heard[-1] == ["wall"] and listening.heard.count(["wall"]) == 1
+
+
 def test_the_settings_pick_the_broker(settings):
     settings.LIVE_BROKER = ""
     settings.REDIS_URL = ""
     is_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")
     assert broker_from_settings().name == ("postgres" if is_postgres else "inprocess")
     settings.REDIS_URL = "redis://127.0.0.1:6379/15"
-    assert broker_from_settings().name == "redis"
+    # On PostgreSQL, Redis comes with PostgreSQL as its fallback (issue 27 item 6).
+    assert broker_from_settings().name == ("redis+postgres" if is_postgres else "redis")
     settings.LIVE_BROKER = "inprocess"
     assert broker_from_settings().name == "inprocess"
     settings.LIVE_BROKER, settings.REDIS_URL = "redis", ""  # nothing to reach it with
