@@ -302,7 +302,10 @@ if not DEBUG:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_context": {"()": "clubsite.logs.RequestContextFilter"}},
+    "filters": {
+        "request_context": {"()": "clubsite.logs.RequestContextFilter"},
+        "dropped_stream": {"()": "live.asgi.DroppedStreamFilter"},
+    },
     "formatters": {
         "line": {
             "format": "%(asctime)s %(levelname)s %(name)s [%(request_path)s user=%(user_id)s] "
@@ -319,7 +322,10 @@ LOGGING = {
     },
     "root": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "INFO").upper()},
     # Django's own handlers (console in DEBUG only, e-mail to ADMINS) are replaced by the root's.
-    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
+    "loggers": {
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        "uvicorn.error": {"filters": ["dropped_stream"]},  # a slow screen dropped: a warning
+    },
 }
 
 # Optional error reporting: with SENTRY_DSN set, unhandled exceptions also go to Sentry (or a

@@ -10,6 +10,12 @@ coroutine and its socket. What it checks as Django would: the method, the host
 (``ALLOWED_HOSTS``), the language (``?lang=``, the language cookie, ``Accept-Language``).
 Everything else, and any stream that needs a signed-in user (the marker's console), goes to
 Django.
+
+A screen that stops reading (a TV gone to sleep without closing its connection, a client
+that reads nothing on purpose) cannot hold the server's memory: once its unsent data passes
+the connection's write buffer, the server's send waits; after ``SLOW_CLIENT_SECONDS`` of
+waiting the stream is dropped (uvicorn closes the connection), not kept for
+``LIVE_STREAM_SECONDS``. A screen that reads again reconnects at once (EventSource does).
 """
 
 import asyncio
@@ -25,6 +31,12 @@ from django.utils.translation import get_language_from_request
 from live.streams import async_events, last_shown, read
 
 logger = logging.getLogger(__name__)
+SLOW_CLIENT_SECONDS = 10  # a send that waits this long for the client to read: dropped
+
+
+class SlowClient(Exception):
+    """The client has not read what was sent for ``SLOW_CLIENT_SECONDS``."""
+
 
 HEADERS = [
     (b"content-type", b"text/event-stream; charset=utf-8"),
@@ -88,8 +100,13 @@ class StreamRouter:
             for task in (streaming, listening):
                 task.cancel()
             await asyncio.gather(streaming, listening, return_exceptions=True)
-        if streaming.done() and not streaming.cancelled() and streaming.exception() is None:
-            await send({"type": "http.response.body"})  # the stream's time is up
+        if streaming.done() and not streaming.cancelled():
+            if isinstance(streaming.exception(), SlowClient):
+                # Returning without ending the response: uvicorn closes the connection.
+                logger.warning("live: a screen stopped reading %s; its stream is dropped", path)
+                return
+            if streaming.exception() is None:
+                await send({"type": "http.response.body"})  # the stream's time is up
 
 
 def _language(request):
@@ -99,12 +116,29 @@ def _language(request):
     return get_language_from_request(request)
 
 
-async def _pump(events, send):
+async def _pump(events, send, patience=None):
+    """Sends every chunk; raises SlowClient when a send waits longer than ``patience``."""
+    patience = SLOW_CLIENT_SECONDS if patience is None else patience
     try:
         async for chunk in events:
-            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            message = {"type": "http.response.body", "body": chunk, "more_body": True}
+            try:
+                await asyncio.wait_for(send(message), patience)
+            except TimeoutError:
+                raise SlowClient from None
     finally:
         await events.aclose()
+
+
+class DroppedStreamFilter(logging.Filter):
+    """uvicorn logs a response ended without its last message as an error; a stream dropped
+    because its client stopped reading (``SlowClient``, logged above) is no error: it is
+    told as a warning."""
+
+    def filter(self, record):
+        if record.getMessage() == "ASGI callable returned without completing response.":
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
 
 
 async def _until_disconnect(receive):

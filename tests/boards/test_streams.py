@@ -219,3 +219,61 @@ def test_the_asgi_application_serves_board_streams_itself(table, marker_user, mo
 def test_a_stream_for_another_host_is_refused(settings):
     settings.ALLOWED_HOSTS = ["club.example"]
     assert asgi_get("/board/stream/")[0] == 400
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_screen_that_stops_reading_is_dropped_not_kept(table, monkeypatch, caplog):
+    """Issue 27 item 7: a client that reads nothing (its connection's buffer full, the
+    server's send waiting) is dropped after ``SLOW_CLIENT_SECONDS``, not kept for
+    ``LIVE_STREAM_SECONDS``: the application returns without ending the response (uvicorn then
+    closes the connection) and says so as a warning."""
+    from clubsite.asgi import application
+    from live import asgi as live_asgi
+
+    monkeypatch.setattr(live_asgi, "SLOW_CLIENT_SECONDS", 0.5)
+
+    async def scenario():
+        sent, never = [], asyncio.Event()
+
+        async def receive():
+            if not sent:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await never.wait()  # the client never says it left: it just stops reading
+
+        async def send(message):
+            if sum(1 for m in sent if m.get("body")) >= 1:
+                await never.wait()  # the second chunk finds the buffer full: it waits
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "method": "GET",
+            "path": STREAM,
+            "raw_path": STREAM.encode(),
+            "root_path": "",
+            "scheme": "http",
+            "query_string": b"fp=stale",
+            "headers": [(b"host", b"testserver")],
+            "client": ("127.0.0.1", 5000),
+            "server": ("testserver", 80),
+        }
+        started = asyncio.get_running_loop().time()
+        await asyncio.wait_for(application(scope, receive, send), 10)
+        return sent, asyncio.get_running_loop().time() - started
+
+    sent, took = run_async(scenario())
+    assert took < 3  # dropped after half a second of waiting, not after 900 s
+    assert not any(m.get("more_body") is False for m in sent)  # the response was not ended
+    assert "stopped reading" in caplog.text
+
+
+def test_uvicorn_s_word_for_a_dropped_stream_is_a_warning():
+    import logging
+
+    from live.asgi import DroppedStreamFilter
+
+    record = logging.LogRecord(
+        "uvicorn.error", logging.ERROR, "", 0,
+        "ASGI callable returned without completing response.", (), None,
+    )  # fmt: skip
+    assert DroppedStreamFilter().filter(record) and record.levelname == "WARNING"
