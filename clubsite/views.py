@@ -2,7 +2,8 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
 from billing.selectors import clocks_by_table, next_bookings
@@ -38,3 +39,9 @@ def healthz(request):
         logger.exception("Health check: the database does not answer")
         return HttpResponse("database unavailable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
+
+
+def favicon(request):
+    """/favicon.ico, for the clients that ask that old address: every page links the icon
+    (static/img/favicon.svg); its name is looked up per request (hashed in production)."""
+    return redirect(static("img/favicon.svg"))

@@ -26,7 +26,12 @@
       the console, above the scoreboard, while the marker's thumb is down at the buttons.
    8. Opened on a phone, the console scrolls past the site's menu to the scoreboard when the
       buttons would otherwise start below the screen: the first tap needs no scrolling, the
-      strip keeps the game in sight above them. */
+      strip keeps the game in sight above them.
+   9. A form sent without a choice it needs (the classic pyramid's called ball or pocket) says
+      why in the page, not in the browser's bubble (in the browser's language, at the top of
+      the screen, under the strip): the choice's own message ([data-missing] in its
+      [data-needs] group, translated) shows, and the first such group comes into sight below
+      the strip; a choice made hides its message. */
 (function () {
   "use strict";
   var DOUBLE_TAP_MS = 600;
@@ -199,6 +204,28 @@
     var gap = strip ? strip.getBoundingClientRect().height + 8 : 0;
     window.scrollTo(0, board.getBoundingClientRect().top - gap);
   }
+
+  var missingShown = false;  // one scroll per refused tap, to the first choice missing
+  document.addEventListener("invalid", function (event) {
+    var field = event.target;
+    var group = field && field.closest && field.closest("#console [data-needs]");
+    if (!group) return;
+    event.preventDefault();  // no bubble of the browser's own
+    var message = group.querySelector("[data-missing]");
+    if (message) message.hidden = false;
+    if (missingShown) return;
+    missingShown = true;
+    setTimeout(function () { missingShown = false; }, 0);
+    var strip = document.querySelector("#console [data-strip]");
+    var box = group.getBoundingClientRect();
+    var below = (strip ? strip.offsetHeight : 0) + 8;  // where the strip, stuck on top, ends
+    if (box.top < below || box.bottom > window.innerHeight) window.scrollBy(0, box.top - below);
+  }, true);
+  document.addEventListener("change", function (event) {
+    var group = event.target.closest && event.target.closest("#console [data-needs]");
+    var message = group && group.querySelector("[data-missing]");
+    if (message && group.querySelector("input:checked")) message.hidden = true;
+  });
 
   function onLoad() { noteFinish(); reachButtons(); }
   document.addEventListener("DOMContentLoaded", onLoad);

@@ -1,15 +1,20 @@
 /* Boards: a name never breaks inside a word. A player's name or the result that would only fit
    its box by breaking a word («Константинопольски/й»), or a one-line label that would be
    ellipsised, is set smaller until it fits, down to 55 % of its size, or to the element's
-   --fit-smallest (then the CSS's fallback, a break or an ellipsis, applies). Runs on load, after
+   --fit-smallest (then the CSS's fallback, a break or an ellipsis, applies). The table board's
+   newest event may take two lines (its box's height): it is set smaller only when even two do
+   not hold it, and its ticker is told when it takes two ("two-lines"). Runs on load, after
    every htmx swap, when the screen changes size and when a board turns a page (board.js). */
 (function () {
   "use strict";
-  var SELECTOR = ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .mbox-name";
+  var SELECTOR =
+    ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .mbox-name, .ticker .newest";
+  var TALL = ".ticker .newest";  // wraps within a height of its own
   var SMALLEST = 0.55;
   var STEP = 0.95;
 
   function overflows(el) {
+    if (el.matches(TALL)) return el.scrollHeight > el.clientHeight + 1;
     return el.scrollWidth > el.clientWidth;
   }
 
@@ -24,6 +29,10 @@
       el.style.fontSize = size + "px";
     }
     el.classList.remove("fitting");
+    if (el.matches(TALL)) {
+      var line = parseFloat(getComputedStyle(el).lineHeight) || size * 1.15;
+      el.closest(".ticker").classList.toggle("two-lines", el.clientHeight > line * 1.5);
+    }
   }
 
   function fitAll(root) {

@@ -3,12 +3,16 @@
 Screenshots go to test-artifacts/ (git-ignored) so that a person can look at the TV.
 """
 
+import re
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
+from billing.models import Reservation
 from games import rules, services
 from tables.models import Table
 from tests.conftest import login as sign_in
@@ -209,4 +213,114 @@ def test_phone_layout(browser, live_server, marker_user):
     assert page.locator(".qr").is_hidden()  # a phone is already there
     width = page.evaluate("document.scrollingElement.scrollWidth")
     assert width <= PHONE["width"]  # it may scroll down, never sideways
+    context.close()
+
+
+# --- words for everyone (issue 22 item 7) ------------------------------------------------------
+
+
+def test_the_newest_event_is_read_whole_on_a_tv(browser, live_server, marker_user):
+    """The ticker cut the newest event «…выигрывает п…»: it takes two lines, whole."""
+    names = ["Константин Преображенский", "Николай Фёдоров"]
+    game = start(Table.objects.create(number=3), "pyramid_free", names, marker_user)
+    record(game, marker_user, ev("pot", count=7), ev("pot", count=1))  # the winning pot
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/3/board/")
+    page.wait_for_timeout(300)
+    newest = page.locator(".ticker li.newest")
+    assert newest.inner_text().endswith("Константин Преображенский выигрывает партию")
+    sizes = newest.evaluate(
+        """(li) => ({sw: li.scrollWidth, cw: li.clientWidth, sh: li.scrollHeight,
+                    ch: li.clientHeight, bottom: li.getBoundingClientRect().bottom,
+                    box: li.closest('.ticker').getBoundingClientRect().bottom,
+                    font: parseFloat(getComputedStyle(li).fontSize)})"""
+    )
+    assert sizes["sw"] <= sizes["cw"] and sizes["sh"] <= sizes["ch"] + 1  # nothing cut off
+    assert sizes["bottom"] <= sizes["box"] + 1  # within the ticker, not under its edge
+    assert sizes["font"] >= 30  # still read from across the hall
+    page.screenshot(path=str(ARTIFACTS / "board-ticker-whole.png"))
+    context.close()
+
+
+def contrast(color, background):
+    """WCAG's contrast ratio of two "rgb(…)" colours."""
+
+    def luminance(rgb):
+        channels = [c / 255 for c in rgb]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(color), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def rgb(text):
+    return [float(part) for part in re.findall(r"[\d.]+", text)[:3]]
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_newest_events_highlight_keeps_its_contrast_while_it_fades(
+    browser, live_server, marker_user, theme
+):
+    """The highlight faded a gold background while the text turned from dark to light: half
+    way the text could hardly be read. At every moment of the fade it keeps 4.5 : 1."""
+    game = start(Table.objects.create(number=3), "cork", ["Аня", "Борис"], marker_user)
+    record(game, marker_user, ev("score"))
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/3/board/?theme={theme}")
+    ratios = page.evaluate(
+        """async () => {
+            const board = document.querySelector('#board');
+            const li = board.querySelector('.ticker li.newest');
+            board.classList.add('just-changed');
+            const animation = li.getAnimations()[0];
+            animation.pause();
+            const page = getComputedStyle(document.body).backgroundColor;
+            const found = [];
+            for (const at of [0, 500, 1000, 1500, 2000, 2500, 3000, 3500, 3999]) {
+                animation.currentTime = at;
+                const style = getComputedStyle(li);
+                found.push([style.color, style.backgroundColor, page]);
+            }
+            return found;
+        }"""
+    )
+    for color, background, page_color in ratios:
+        alpha = re.findall(r"[\d.]+", background)
+        alpha = float(alpha[3]) if len(alpha) > 3 else 1.0
+        behind = [
+            a * alpha + b * (1 - alpha)
+            for a, b in zip(rgb(background), rgb(page_color), strict=True)
+        ]
+        assert contrast(rgb(color), behind) >= 4.5, (color, background)
+    context.close()
+
+
+def test_the_reconnecting_mark_leaves_the_booking_in_sight(browser, live_server, marker_user):
+    """«Переподключение…» stood over the table clock's booking chip («Бронь 21:00»)."""
+    table = Table.objects.create(number=3)
+    start_at = timezone.now() + timedelta(hours=2)
+    Reservation.objects.create(
+        table=table, name="Гость", phone="+7 900 000-00-00", starts_at=start_at,
+        ends_at=start_at + timedelta(hours=1),
+    )  # fmt: skip
+    context = browser.new_context(viewport=TV, locale="ru-RU")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/3/board/?poll=1")
+    page.route("**/tables/3/board/?fp=*", lambda route: route.abort("internetdisconnected"))
+    mark = page.locator(".reconnecting")
+    mark.wait_for(state="visible", timeout=4000)
+    booking = page.locator(".board-booking").bounding_box()
+    badge = mark.bounding_box()
+    apart = (
+        badge["x"] >= booking["x"] + booking["width"]
+        or booking["x"] >= badge["x"] + badge["width"]
+        or badge["y"] >= booking["y"] + booking["height"]
+        or booking["y"] >= badge["y"] + badge["height"]
+    )
+    assert apart, (badge, booking)
+    assert badge["y"] + badge["height"] <= TV["height"] and badge["x"] >= 0
+    page.screenshot(path=str(ARTIFACTS / "board-reconnecting.png"))
     context.close()

@@ -1,4 +1,7 @@
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from games.models import Game, GameStatus
@@ -117,3 +120,15 @@ def test_a_table_in_play_says_which_game_and_who_plays(
         html = client.get(reverse("home")).content.decode()
     assert "Кладка шаров по часовой стрелке: Аня, Гость Виктор" in html
     assert html.count('class="playing"') == 1
+
+
+def test_every_page_and_board_has_the_clubs_icon(client, tables):
+    """Issue 22 item 7: a favicon. The site's pages and the boards link it; /favicon.ico, which
+    some clients ask for without looking, leads to it."""
+    for url in (reverse("home"), reverse("games:board", args=[1]), reverse("games:rules")):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/img/favicon.svg" type="image/svg+xml">' in html
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response.url == "/static/img/favicon.svg"
+    icon = Path(settings.BASE_DIR, "static", "img", "favicon.svg").read_text()
+    assert icon.startswith("<svg") and "viewBox" in icon

@@ -7,6 +7,7 @@ Screenshots go to test-artifacts/ (git-ignored): look at them.
 """
 
 import pytest
+from playwright.sync_api import expect
 
 from games import rules
 from tests.conftest import login as sign_in
@@ -128,3 +129,30 @@ def test_opened_on_a_phone_the_buttons_are_at_hand(page, live_server, marker_on_
     assert in_sight(page, '.action-pot button[data-count="1"]')
     assert in_sight(page, "#console .scoreboard")  # both scores beneath the strip
     page.screenshot(path=str(ARTIFACTS / "console-pyramid_dynamic-opened.png"))
+
+
+def test_a_called_pot_without_its_ball_says_why_in_the_page(page, live_server, marker_on_phone):
+    """Issue 22 item 7: «Забит по заказу» with no ball chosen showed the browser's bubble (in
+    the browser's language), with the first row of balls scrolled under the sticky strip. The
+    page says which choice is missing, and the balls come into sight below the strip."""
+    game = start(TableFactory(number=12), "pyramid_classic", ["Анна", "Борис"], marker_on_phone)
+    open_console(page, live_server, game)
+    page.locator('.called-pot button[data-kind="pot"]').scroll_into_view_if_needed()
+    page.click('.called-pot button[data-kind="pot"]')
+    missing = page.locator(".called-pot [data-missing]").first
+    expect(missing).to_be_visible()
+    assert missing.inner_text() == "Сначала выберите заказанный шар: нажмите на его номер."
+    page.wait_for_timeout(300)
+    assert in_sight(page, ".called-pot .ball-grid label.ball-pick >> nth=0")
+    assert in_sight(page, ".called-pot [data-missing] >> nth=0")
+    screenshot(page, "pyramid_classic-no-ball")
+    assert page.locator("#console").get_attribute("data-seq") == "0"  # nothing was sent
+    # The ball chosen, its message goes; the pocket's says what is left to choose.
+    page.click('.called-pot label.ball-pick:has(input[name="ball"][value="15"])')
+    expect(missing).to_be_hidden()
+    page.click('.called-pot button[data-kind="pot"]')
+    pocket = page.locator(".called-pot [data-missing]").nth(1)
+    expect(pocket).to_have_text("Сначала выберите заказанную лузу.")
+    page.click('.called-pot label.pocket-pick:has(input[value="far_left"])')
+    tap(page, '.called-pot button[data-kind="pot"]', 1)
+    assert scores(page) == [15, 0]

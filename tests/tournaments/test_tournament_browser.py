@@ -493,3 +493,44 @@ def test_a_race_to_3_reads_as_a_match_on_a_phone(browser, live_server, tables):
     expect(tv.locator("[data-banner]")).to_have_text(f"Победитель: {names[0]}")
     screenshot(tv, "match-over-board", full_page=False)
     context.close()
+
+
+@pytest.mark.parametrize(("entrants", "format_"), [(16, "double"), (6, "round_robin")])
+def test_tournament_board_names_are_24_px_where_the_bracket_allows(
+    browser, live_server, tables, entrants, format_
+):
+    """Issue 22 item 7: a club evening's bracket (16 in double elimination, on one page) and
+    a round robin beside its table had names of 16–19 px on a 1080-line TV; they are 24 px
+    at least (a box's tag sits on its edge, not in a line of its own), a long name set
+    smaller only where it would not fit, nothing cut or off the screen."""
+    tournament = Tournament.objects.create(
+        name="Кубок клуба", date="2026-12-03", variant="clockwise", format=format_
+    )
+    names = ["Константин Преображенский", "Лена", "Сокол", "Миша", "Дмитрий Кузнецов"]
+    for i in range(entrants):
+        name = names[i] if i < len(names) else f"Игрок {i + 1}"
+        services.add_entrant(tournament=tournament, player=Player.objects.create(full_name=name))
+    services.start_tournament(tournament=tournament, method="rating")
+    view = selectors.tournament_view(tournament)
+    services.start_tournament_match(
+        tournament=tournament, key=view.queue[0].spec.key, table=tables[0], marker=None
+    )  # a tag on a box: «стол 1»
+    services.record_walkover(tournament=tournament, key=view.queue[1].spec.key, winner="a")
+    context, page = context_page(browser, TV)
+    try:
+        page.goto(f"{live_server.url}/tournaments/{tournament.pk}/board/?poll=1")
+        page.wait_for_timeout(500)
+        layout = board_layout(page)
+        fonts = page.evaluate(
+            """() => [...document.querySelectorAll('.tboard .mbox')].filter((b) => b.offsetParent)
+                 .map((b) => [parseFloat(getComputedStyle(b).fontSize),
+                   ...[...b.querySelectorAll('.mbox-name')].map((n) =>
+                     [n.textContent, parseFloat(getComputedStyle(n).fontSize)])])"""
+        )
+        screenshot(page, f"board-24px-{entrants}-{format_}", full_page=False)
+    finally:
+        context.close()
+    assert layout["below"] == 0 and layout["scroll"] <= 0 and layout["cut"] == [], layout
+    assert min(box[0] for box in fonts) >= 24, fonts
+    short = [size for box in fonts for name, size in box[1:] if len(name) <= 10]
+    assert short and min(short) >= 24
