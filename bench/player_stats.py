@@ -8,10 +8,12 @@ creates it if missing, migrates it, and fills it once (bulk_create) with 200 pla
 finished games with seats, seat figures and a few events each. Then it requests the pages
 through Django's test client (all middleware, templates and queries included) and prints the
 median and the 95th percentile (target: under 150 ms each). Also printed: the first request
-after one more game has finished (the cached figures are brought up to date: the ratings
-incrementally, the page's aggregates afresh), and the very first request of a fresh process
-("cold": every rating recomputed from all the games). Each run adds a few finished games; the
-database is refilled when they pass 1,000 (or with --reset).
+after one more game has finished (its ratings stored as it finished, the page's aggregates
+afresh), the very first request of a fresh process ("cold": nothing in its memory nor the
+cache; the ratings are stored), and, for information, the request after the stored ratings
+were dropped (every rating recomputed from all the games, as after games edited by hand; a
+finish taken back is undone game by game instead). Each run
+adds a few finished games; the database is refilled when they pass 1,000 (or with --reset).
 """
 
 import argparse
@@ -191,6 +193,7 @@ def add_finished_game(rng):
 
     from games.models import Game, GameStatus
     from players.models import Player
+    from records import rating
     from tables.models import Table
 
     first, second = rng.sample(list(Player.objects.order_by("pk")[:PLAYERS]), 2)
@@ -203,10 +206,12 @@ def add_finished_game(rng):
     )
     for position, (who, won) in enumerate([(first, True), (second, False)]):
         finished_seat(rng, game, position, who, won).save()
+    rating.game_finished(game)  # what games.services.finish_game's hook does
 
 
 def timed(client, url, requests, rng):
-    """(cold, median, p95, first request after a new finished game), in ms."""
+    """(cold, median, p95, first request after a new finished game, after a recompute), in
+    ms. Cold: a fresh process (nothing in its memory or the cache; the ratings are stored)."""
     from django.core.cache import cache
 
     from records import rating
@@ -218,13 +223,17 @@ def timed(client, url, requests, rng):
         return (time.perf_counter() - began) * 1000
 
     cache.clear()
-    rating.forget()
+    rating.forget(stored=False)
     cold = get()
     times = sorted(get() for _ in range(requests))
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
     add_finished_game(rng)
     after_new_game = get()
-    return cold, statistics.median(times), p95, after_new_game
+    rating.forget()  # the stored ratings dropped: recomputed from every game (games edited)
+    recomputed = get()
+    for family in rating.families():  # every family stored again for the next page
+        rating.current(family)
+    return cold, statistics.median(times), p95, after_new_game, recomputed
 
 
 def main():
@@ -272,11 +281,14 @@ def measure(requests, judge=True):
 
     from bench.support import verdict
     from players.models import Player
+    from records import rating
 
     setup_test_environment()  # "testserver" is an allowed host whatever DEBUG says
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE") if connection.vendor == "postgresql" else None
 
+    for family in rating.families():  # stored once, as the club's first page after the
+        rating.current(family)  # migration does (the bench fills its games in bulk)
     busiest = Player.objects.annotate(n=Count("seats")).order_by("-n").first()
     client = Client(HTTP_ACCEPT_LANGUAGE="ru")
     pages = [
@@ -291,15 +303,16 @@ def measure(requests, judge=True):
     failed = False
     rng = random.Random(7)
     for label, url in pages:
-        cold, median, p95, after_new_game = timed(client, url, requests, rng)
-        ok = median < TARGET_MS and p95 < TARGET_MS
+        cold, median, p95, after_new_game, recomputed = timed(client, url, requests, rng)
+        ok = max(median, p95, after_new_game, cold) < TARGET_MS
         failed |= not ok
         print(
             f"{label:34s} median {median:6.1f} ms  p95 {p95:6.1f} ms  {'OK' if ok else 'SLOW'}"
             f"   (first after a new game: {after_new_game:6.1f} ms;"
-            f" cold, ratings recomputed: {cold:6.1f} ms)"
+            f" cold, a fresh process: {cold:6.1f} ms;"
+            f" stored ratings dropped, all recomputed: {recomputed:6.1f} ms)"
         )
-    target = f"target: median and p95 under {TARGET_MS} ms"
+    target = f"target: median, p95, the first after a new game and cold under {TARGET_MS} ms"
     return verdict(smoke=not judge, ok=not failed, target=target)
 
 

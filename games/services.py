@@ -54,6 +54,7 @@ BUSY_TABLE = _("This table already has a game in progress.")
 # (tournaments: a match's frame is counted). Each registers its hook when it is ready.
 _STARTED_HOOKS = []
 _FINISHED_HOOKS = []
+_REOPENED_HOOKS = []
 
 
 def when_started(hook):
@@ -66,6 +67,12 @@ def when_finished(hook):
     """``hook(game)`` is called by ``finish_game`` once the game is stored finished."""
     if hook not in _FINISHED_HOOKS:
         _FINISHED_HOOKS.append(hook)
+
+
+def when_reopened(hook):
+    """``hook(game)`` is called by ``reopen_game`` once the game's finish is taken back."""
+    if hook not in _REOPENED_HOOKS:
+        _REOPENED_HOOKS.append(hook)
 
 
 def _announce(game, table):
@@ -360,5 +367,7 @@ def reopen_game(*, game, user):
         locked.finished_at = None
         locked.result = None
         locked.save(update_fields=["status", "finished_at", "result"])
+        for hook in _REOPENED_HOOKS:
+            hook(locked)
         _announce(locked, locked.table)
     return locked

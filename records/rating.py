@@ -1,10 +1,12 @@
-"""Elo ratings per variant family, recomputed from the stored finished games.
+"""Elo ratings per variant family, from the stored finished games.
 
-A rating is never stored as the truth: it is a pure function of the finished games, taken in
-chronological order (``finished_at``, then ``id``). ``recompute(family)`` replays them all;
-``update(ratings)`` applies only the games finished after the last one it has seen and gives
-exactly the same figures; ``current(family)`` serves the ratings from Django's cache and
-brings them up to date (incrementally when it can, from scratch when anything older changed).
+A rating is a pure function of the finished games, taken in chronological order
+(``finished_at``, then ``id``). ``recompute(family)`` replays them all; ``update(ratings)``
+applies only the games finished after the last one it has seen and gives exactly the same
+figures. The site keeps them stored (``records.models``): each finished game is applied as it
+finishes (``game_finished``, a hook of ``games.services.finish_game``), and
+``current(family)`` serves the stored figures, catching up (incrementally when it can, from
+scratch when anything older changed) if they are behind.
 
 Families
     ``families()`` groups the games whose results measure the same skill, as each game's
@@ -41,25 +43,27 @@ out. A game with fewer than two rated players changes nothing.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import groupby
 
-from django.core.cache import cache
-from django.db.models import Count, Max, Q, Sum
+from django.db import transaction
+from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.fields.json import KT
 
 from games import rules
 from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat
+from records.models import Rating, RatingLedger, RatingPoint
+
+logger = logging.getLogger(__name__)
 
 INITIAL = 1500.0
 K = 32.0
 
 # Variants whose final score is better when lower, and the games always played with a
 # handicap, are facts of each game: ``rules.Variant.lower_score_wins`` / ``always_handicap``.
-
-CACHE_KEY = "records:ratings:v1:{family}"
 
 
 def families() -> dict[str, tuple[str, ...]]:
@@ -292,44 +296,184 @@ def newest_finished_game():
     )
 
 
-_memo: dict[str, tuple[object, Ratings]] = {}  # this process's copy: no unpickling per request
+# --- kept up to date in the database, game by game (records.models) ------------------------
 
 
-def current(family: str) -> Ratings:
-    """The family's ratings as of the newest finished game, cached.
+def _stamp(newest=None) -> str:
+    """The newest finished game of any kind as text (ratings stored under it are current)."""
+    newest = newest_finished_game() if newest is None else newest
+    return f"{newest[0]}:{newest[1].isoformat()}" if newest else ""
 
-    The cache (this process's memo, then Django's cache, shared by the workers) is keyed by
-    the newest finished game. When it has changed, the games finished since the cached figures
-    are applied incrementally and the result is checked against the stored games (their number,
-    the sum of their ids, the newest finishing time); if anything else changed (a game with an
-    older finishing time appeared, one was removed), everything is recomputed. So the figures
-    served always equal ``recompute(family)`` as of the newest finished game.
+
+class _History:
+    """A family's rating points, read for one player when asked (the player page)."""
+
+    def __init__(self, family):
+        self.family = family
+
+    def get(self, player_id, default=None):
+        points = RatingPoint.objects.filter(family=self.family, player_id=player_id)
+        rows = points.order_by("finished_at", "game_id").values_list(
+            "game_id", "finished_at", "rating"
+        )
+        return [(game_id, at.timestamp(), value) for game_id, at, value in rows] or default
+
+
+class StoredRatings:
+    """A family's ratings as stored (``Rating`` rows), as of the ledger's last game: what
+    ``current`` serves. ``rating``, ``ratings``, ``games`` and ``count`` as ``Ratings``'s;
+    ``history.get(player_id)`` reads that player's points."""
+
+    def __init__(self, family, ledger, rows, stamp):
+        self.family, self.stamp = family, stamp
+        self.ratings = {player_id: value for player_id, value, _games in rows}
+        self.games = {player_id: games for player_id, _value, games in rows}
+        self.count = ledger.count
+        self.cursor = (ledger.last_finished_at, ledger.last_game_id) if ledger.count else None
+        self.history = _History(family)
+
+    def rating(self, player_id: int) -> float:
+        return self.ratings.get(player_id, INITIAL)
+
+
+_memo: dict[str, StoredRatings] = {}  # this process's copy of each family's ratings
+
+
+def current(family: str) -> StoredRatings:
+    """The family's ratings as of the newest finished game.
+
+    Stored in the database and brought up to date as each game finishes (``game_finished``,
+    which ``games.services.finish_game`` calls), so a page only reads them: one query to
+    check the newest finished game while this process's copy is current, two more when it is
+    not. If the stored ratings are behind (games finished while none was applied, a finish
+    taken back, games edited by hand), ``catch_up`` applies the newer games or, when older
+    ones changed, recomputes them all. So the figures served always equal
+    ``recompute(family)`` as of the newest finished game.
     """
-    stamp = newest_finished_game()
+    stamp = _stamp()
     memo = _memo.get(family)
-    if memo is not None and memo[0] == stamp:
-        return memo[1]
-    key = CACHE_KEY.format(family=family)
-    cached = cache.get(key)
-    if cached is not None and cached[0] == stamp:
-        _memo[family] = cached
-        return cached[1]
-    state = cached[1] if cached is not None else None
-    figures = _verify(family)
-    if state is not None and not _matches(state, figures) and state.count < figures[0]:
-        state = update(state)
-    if state is None or not _matches(state, figures):
-        state = recompute(family)
-    _memo[family] = (stamp, state)
-    cache.set(key, (stamp, state), None)
-    return state
+    if memo is not None and memo.stamp == stamp:
+        return memo
+    ledger = RatingLedger.objects.filter(family=family).first()
+    if ledger is None or ledger.stamp != stamp:
+        ledger = catch_up(family, stamp)
+    rows = Rating.objects.filter(family=family).values_list("player_id", "rating", "games")
+    _memo[family] = StoredRatings(family, ledger, list(rows), stamp)
+    return _memo[family]
 
 
-def forget():
-    """Drops the cached ratings (e.g. after editing stored games by hand)."""
+def catch_up(family: str, stamp: str | None = None) -> RatingLedger:
+    """Brings the family's stored ratings up to date (its ledger row locked meanwhile):
+    applies the games finished after the last one applied, writing only the changed players'
+    rows and their new points; recomputes them all when older games changed."""
+    stamp = _stamp() if stamp is None else stamp
+    with transaction.atomic():
+        RatingLedger.objects.get_or_create(family=family)
+        ledger = RatingLedger.objects.select_for_update().get(family=family)
+        figures = _verify(family)
+        state = Ratings(family, count=ledger.count, id_sum=ledger.id_sum)
+        if ledger.count:
+            state.cursor = (ledger.last_finished_at, ledger.last_game_id)
+        if not _matches(state, figures) and state.count < figures[0]:
+            for player_id, value, games in Rating.objects.filter(family=family).values_list(
+                "player_id", "rating", "games"
+            ):
+                state.ratings[player_id], state.games[player_id] = value, games
+            for game in load_games(family, after=state.cursor):
+                apply_game(state, game)  # state.history: only the new points
+            if _matches(state, figures):
+                _store(family, state, state.history)
+        if not _matches(state, figures):
+            state = recompute(family)
+            Rating.objects.filter(family=family).delete()
+            RatingPoint.objects.filter(family=family).delete()
+            _store(family, state, state.history)
+        ledger.count, ledger.id_sum, ledger.stamp = state.count, state.id_sum, stamp
+        ledger.last_finished_at, ledger.last_game_id = state.cursor or (None, None)
+        ledger.save()
+    return ledger
+
+
+def _store(family, state, points):
+    """Writes the ratings of the players in ``points`` and those points."""
+    Rating.objects.bulk_create(
+        [
+            Rating(family=family, player_id=pid, rating=state.ratings[pid], games=state.games[pid])
+            for pid in points
+        ],
+        update_conflicts=True,
+        unique_fields=["family", "player"],
+        update_fields=["rating", "games"],
+        batch_size=2_000,
+    )
+    RatingPoint.objects.bulk_create(
+        [
+            RatingPoint(
+                family=family,
+                player_id=pid,
+                game_id=game_id,
+                finished_at=datetime.fromtimestamp(at, tz=UTC),
+                rating=value,
+            )
+            for pid, rows in points.items()
+            for game_id, at, value in rows
+        ],
+        batch_size=5_000,
+    )
+
+
+def game_finished(game) -> None:
+    """``games.services.finish_game``'s hook: the game's family is brought up to date in the
+    same transaction. A rating that cannot be written never fails the finish: it is logged,
+    and the next page that reads the ratings catches up."""
+    try:
+        with transaction.atomic():
+            catch_up(family_of(game.variant))
+    except Exception:  # noqa: BLE001 - the game's result matters more than its rating
+        logger.exception("Ratings not brought up to date for game %s", game.pk)
+
+
+def game_reopened(game) -> None:
+    """``games.services.reopen_game``'s hook: a finish taken back (a marker correcting the
+    last frame) is taken out of the stored ratings. When it is the family's last game applied,
+    as it nearly always is, its players' ratings go back to their points before it; otherwise
+    the next read finds the figures changed and recomputes them all."""
+    family = family_of(game.variant)
+    try:
+        with transaction.atomic():
+            ledger = RatingLedger.objects.select_for_update().filter(family=family).first()
+            if ledger is None or ledger.last_game_id != game.pk:
+                return
+            for point in RatingPoint.objects.filter(family=family, game_id=game.pk):
+                before = (
+                    RatingPoint.objects.filter(family=family, player_id=point.player_id)
+                    .exclude(game_id=game.pk)
+                    .order_by("-finished_at", "-game_id")
+                    .first()
+                )
+                rows = Rating.objects.filter(family=family, player_id=point.player_id)
+                if before is None:
+                    rows.delete()
+                else:
+                    rows.update(rating=before.rating, games=F("games") - 1)
+            RatingPoint.objects.filter(family=family, game_id=game.pk).delete()
+            last = (
+                _finished(family).order_by("-finished_at", "-id").values_list("finished_at", "id")
+            ).first()
+            ledger.count, ledger.id_sum = ledger.count - 1, ledger.id_sum - game.pk
+            ledger.last_finished_at, ledger.last_game_id = last or (None, None)
+            ledger.stamp = _stamp()
+            ledger.save()
+    except Exception:  # noqa: BLE001 - the correction matters more than the rating
+        logger.exception("Ratings not taken back for game %s", game.pk)
+
+
+def forget(stored=True):
+    """Drops this process's copy of the ratings and (``stored``) the stored ones: the next
+    read recomputes them all (e.g. after editing stored games by hand)."""
     _memo.clear()
-    for family in families():
-        cache.delete(CACHE_KEY.format(family=family))
+    if stored:
+        RatingLedger.objects.all().delete()
 
 
 def ratings_for(variant: str) -> Ratings:

@@ -32,13 +32,14 @@ def live_hub_stopped():
 
 @pytest.fixture(autouse=True)
 def fresh_caches():
-    """Rendered boards, records and ratings are cached; tests reuse ids, so start clean."""
+    """Rendered boards, records and ratings are cached; tests reuse ids, so start clean (the
+    stored ratings go with each test's database)."""
     cache.clear()
-    rating.forget()
+    rating.forget(stored=False)
     streams.forget()
     yield
     cache.clear()
-    rating.forget()
+    rating.forget(stored=False)
     streams.forget()
 
 

@@ -7,10 +7,10 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 
 from games.models import Game
 from records import rating
+from records.models import Rating, RatingLedger, RatingPoint
 from tests.factories import T0, finished, player
 
 pytestmark = pytest.mark.django_db
@@ -181,8 +181,8 @@ def test_current_is_cached_and_catches_up():
     third = rating.current("pocketing")
     assert third.count == second.count + 2
     assert third.ratings == rating.recompute("pocketing").ratings
-    stamp, cached = cache.get(rating.CACHE_KEY.format(family="pocketing"))
-    assert cached.count == third.count and stamp == rating.newest_finished_game()
+    ledger = RatingLedger.objects.get(family="pocketing")  # stored, for every process
+    assert ledger.count == third.count and ledger.stamp == rating._stamp()
 
 
 def test_forget_drops_the_cache():
@@ -197,3 +197,60 @@ def test_cached_figures_are_served_without_recomputing(django_assert_num_queries
     rating.current("cork")
     with django_assert_num_queries(1):  # only the check of the newest finished game
         rating.current("cork")
+
+
+def test_a_game_finished_on_the_console_moves_the_stored_ratings_at_once(table, marker_user):
+    """Issue 27 item 8: no page recomputes the ratings; finishing the game stores them."""
+    from games import services
+    from tests.factories import ev, record
+
+    ann, bob = player("Ann"), player("Bob")
+    game = services.start_game(
+        table=table, variant="cue_vs_hand", settings={}, seats=[ann, bob], marker=marker_user
+    )
+    game = play_to_the_end(game, marker_user, record, ev)
+    services.finish_game(game=game, user=marker_user)
+    ledger = RatingLedger.objects.get(family="pocketing")
+    assert ledger.count == 1 and ledger.last_game_id == game.pk
+    stored = dict(Rating.objects.values_list("player__full_name", "rating"))
+    assert stored == {"Ann": pytest.approx(1516.0), "Bob": pytest.approx(1484.0)} or stored == {
+        "Ann": pytest.approx(1484.0),
+        "Bob": pytest.approx(1516.0),
+    }
+    assert RatingPoint.objects.filter(game_id=game.pk).count() == 2
+    # Taken back: the stored ratings no longer count it (recomputed on the next read).
+    services.reopen_game(game=game, user=marker_user)
+    assert rating.current("pocketing").ratings == {}
+    assert not RatingPoint.objects.exists()
+
+
+def play_to_the_end(game, user, record, ev):
+    from games import selectors
+
+    while not selectors.game_state(game).finished:
+        action = selectors.variant_of(game).legal_actions(selectors.game_state(game))[0]
+        game = record(game, user, ev(action.kind))
+    return game
+
+
+def test_taking_back_the_last_finish_moves_the_stored_ratings_back(table, marker_user, monkeypatch):
+    """The usual correction (the marker reopens the frame he just finished) is undone game
+    by game: the stored figures equal a recompute, and nothing is recomputed to get there."""
+    from games import services
+    from tests.factories import ev, record
+
+    list(random_games(12, seed=11))
+    rating.current("pocketing")
+    ann, bob = player("Ann"), player("Bob")
+    game = services.start_game(
+        table=table, variant="cue_vs_hand", settings={}, seats=[ann, bob], marker=marker_user
+    )
+    services.finish_game(game=play_to_the_end(game, marker_user, record, ev), user=marker_user)
+    monkeypatch.setattr(rating, "recompute", lambda family: pytest.fail("recomputed"))
+    services.reopen_game(game=game, user=marker_user)
+    served = rating.current("pocketing")
+    monkeypatch.undo()
+    full = rating.recompute("pocketing")
+    assert served.ratings == full.ratings and served.games == full.games
+    assert served.count == full.count
+    assert not RatingPoint.objects.filter(game_id=game.pk).exists()
