@@ -39,9 +39,14 @@ def _user_id(request):
 
 
 class RequestContextFilter(logging.Filter):
-    """Adds ``request_path`` and ``user_id`` to every record ("-" outside a request)."""
+    """Adds ``request_path`` and ``user_id`` to every record ("-" outside a request). A
+    request refused (4xx: a 403 for a page the user's role may not see, a 404) is one line:
+    Django attaches the exception it answered, whose traceback says nothing more."""
 
     def filter(self, record):
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500:
+            record.exc_info, record.exc_text = None, None
         request = getattr(record, "request", None) or _current_request.get()
         if request is None or not hasattr(request, "path"):
             record.request_path = "-"

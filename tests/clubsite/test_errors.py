@@ -48,6 +48,16 @@ def test_a_visitor_s_error_is_logged_without_a_user(failing_site, db, stderr_log
     assert "[POST /boom/ user=-]" in stderr_log.getvalue()
 
 
+def test_a_403_is_logged_as_one_line_not_a_traceback(client, marker_user, stderr_log):
+    """A marker opening the cash desk: Django logged «Forbidden (Permission denied)» with the
+    whole traceback of the PermissionDenied it answered."""
+    client.force_login(marker_user)
+    assert client.get("/billing/desk/").status_code == 403
+    logged = stderr_log.getvalue()
+    assert f"WARNING django.request [GET /billing/desk/ user={marker_user.pk}] Forbidden" in logged
+    assert "Traceback" not in logged and "PermissionDenied" not in logged
+
+
 def test_other_log_lines_written_during_a_request_name_it_too(client, admin_user, stderr_log):
     client.force_login(admin_user)
     from clubsite import logs
