@@ -2,6 +2,7 @@
 hours, the tariffs page previews a price, ``manage.py price_preview`` prints it."""
 
 from datetime import time
+from decimal import Decimal
 from io import StringIO
 
 import pytest
@@ -167,13 +168,18 @@ def test_price_preview_command(demo_tariffs):
         stdout=out,
     )
     lines = out.getvalue().splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 6
     assert lines[0].startswith("2026-12-04 17:20:00 – 2026-12-04 18:00:00")
     assert lines[0].endswith("400.00/h  0:40:00  266.67")
     assert lines[1].endswith("700.00/h  8:00:00  5600.00")
     assert lines[2].endswith("500.00/h  1:10:00  583.33")
     # 9 h 50 min → 10 h; the 10 added minutes at 500 ₽/h: 6450.00 + 83.33 → 6533
+    assert lines[3] == "rounded up to 10:00:00: +0:10:00 at 500.00/h  83.33"
+    assert lines[4] == "rounding to whole roubles  -0.33"
     assert lines[-1] == "total: 6533.00"
+    # The lines add up to the total (issue 21 item 8: the rounding line was missing).
+    amounts = [Decimal(line.rsplit(" ", 1)[1]) for line in lines[:-1]]
+    assert sum(amounts) == Decimal("6533.00")
 
 
 def test_price_preview_command_uses_special_days(demo_tariffs):

@@ -1,12 +1,14 @@
 """``manage.py price_preview --kind pyramid_12 --start "2026-12-04 17:20" --end "…"``:
-one line per band period, then ``total: <roubles>.<kopecks>``. Times are the club's local time."""
+one line per band period, the time added by rounding up to the step (or the minimum), the
+rounding to whole roubles, the discount, then ``total: <roubles>.<kopecks>``; the amounts of
+the lines, as printed, add up to the total. Times are the club's local time."""
 
 from datetime import datetime
 
 from django.core.management.base import BaseCommand, CommandError
 
 from billing import selectors
-from billing.labels import duration
+from billing.labels import duration, to_kopecks
 from billing.pricing import Played, format_kopecks
 from tables.models import TableKind
 
@@ -35,11 +37,28 @@ class Command(BaseCommand):
             )
         except ValueError as error:
             raise CommandError(f"{error} Define the {kind} tariff first.") from error
+        printed = 0  # kopecks of the lines as printed, each rounded to the kopeck
         for period in price.periods:
+            amount = to_kopecks(period.amount)
+            printed += amount
             self.stdout.write(
                 f"{period.start:%Y-%m-%d %H:%M:%S} – {period.end:%Y-%m-%d %H:%M:%S}  "
                 f"{period.band.name}  {format_kopecks(period.price_per_hour)}/h  "
-                f"{duration(period.seconds)}  {format_kopecks(period.amount)}"
+                f"{duration(period.seconds)}  {format_kopecks(amount)}"
+            )
+        if price.extra:
+            extra = to_kopecks(price.extra_amount)
+            printed += extra
+            self.stdout.write(
+                f"rounded up to {duration(price.charged)}: +{duration(price.extra)} at "
+                f"{format_kopecks(price.extra_band.price_per_hour)}/h  {format_kopecks(extra)}"
+            )
+        # What the rounding to whole roubles adds, less what printing each line to the
+        # kopeck already did: the lines then add up to the total exactly.
+        self.stdout.write(f"rounding to whole roubles  {format_kopecks(price.rounded - printed)}")
+        if price.discount:
+            self.stdout.write(
+                f"member's discount {price.discount_percent}%  {format_kopecks(-price.discount)}"
             )
         self.stdout.write(f"total: {format_kopecks(price.total)}")
 
