@@ -1,5 +1,6 @@
 """The demo club's tariff (and, later, its past sessions and bills). Idempotent."""
 
+import itertools
 import random
 from datetime import date, time, timedelta
 
@@ -68,8 +69,14 @@ def load_demo_clocks(*, tables, user, now=None):
     first = services.start_session(table=tables[0], user=user, at=now - timedelta(minutes=75))
     services.pause_session(session=first, user=user, at=now - timedelta(minutes=40))
     services.resume_session(session=first, user=user, at=now - timedelta(minutes=30))
+    if selectors.open_shift() is None:
+        services.open_shift(user=user, opening_cash=5000_00)
     services.start_session(
-        table=tables[1], user=user, prepaid_minutes=60, at=now - timedelta(minutes=52)
+        table=tables[1],
+        user=user,
+        prepaid_minutes=60,
+        tender=services.Tender(method=PaymentMethod.CASH, amount=None, receipt_number="1001"),
+        at=now - timedelta(minutes=52),
     )
     return 2
 
@@ -86,6 +93,7 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
     if Bill.objects.exists():
         return 0
     rng = random.Random(seed)
+    receipts = itertools.count(rng.randint(100, 900) * 100)  # the register's, in order
     now = now or timezone.now()
     items = [
         BarItem.objects.get_or_create(name=name, defaults={"price": price})[0]
@@ -153,7 +161,7 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
                             bill=bill,
                             method=rng.choice(PaymentMethod.values),
                             amount=share,
-                            receipt_number=str(rng.randint(10000, 99999)),
+                            receipt_number=str(next(receipts)),
                             payer=payer,
                             user=user,
                             at=stop + timedelta(minutes=1),

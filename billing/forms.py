@@ -4,16 +4,20 @@ the price preview."""
 from django import forms
 from django.core.exceptions import ValidationError
 from django.forms.models import BaseInlineFormSet
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from billing import pricing, services
 from billing.labels import money
 from billing.models import WEEKDAY_CHOICES, BarItem, PaymentMethod, TariffBand
+from billing.services import Tender
 from players.models import Player, validate_phone
 from tables.models import Table, TableKind
 from toolbox import forms as ascii_forms
 
+# The years a price preview may ask about (the year 0001 cannot be read in the club's time).
+FIRST_YEAR, LAST_YEAR = 2000, 2100
 DATETIME_FORMATS = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S"]
 
 
@@ -91,17 +95,74 @@ class PricePreviewForm(forms.Form):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
         if start and end:
+            if not all(FIRST_YEAR <= moment.year <= LAST_YEAR for moment in (start, end)):
+                raise ValidationError(
+                    _("Choose dates from %(first)d to %(last)d.")
+                    % {"first": FIRST_YEAR, "last": LAST_YEAR}
+                )
             if end <= start:
                 raise ValidationError(_("The end must be after the start."))
-            if (end - start).days > 31:
-                raise ValidationError(_("Preview at most 31 days at once."))
+            if (end - start).days > pricing.MAX_DAYS:
+                raise ValidationError(
+                    _("Preview at most %(days)d days at once.") % {"days": pricing.MAX_DAYS}
+                )
         return data
 
 
+RECEIPT_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9]*"}
+
+
+def receipt_field(label):
+    """The register's receipt number (the service checks its digits and that the shift has
+    not recorded it yet)."""
+    return forms.CharField(label=label, max_length=40, widget=forms.TextInput(attrs=RECEIPT_ATTRS))
+
+
+def same_receipt_field():
+    return forms.BooleanField(
+        label=_("Same receipt: record it again"),
+        required=False,
+        help_text=_("Only if the receipt number is already recorded in this shift."),
+    )
+
+
 class StartClockForm(forms.Form):
+    """The clock of a table, started; prepaid time comes with the money paid up front."""
+
     prepaid_minutes = ascii_forms.IntegerField(
         label=_("prepaid, minutes"), min_value=1, max_value=24 * 60, required=False
     )
+    amount = RoublesField(
+        label=_("paid up front, ₽"),
+        min_value=1,
+        required=False,
+        help_text=_("Empty: what the prepaid time costs at the tariff."),
+    )
+    method = forms.ChoiceField(
+        label=_("method"),
+        choices=PaymentMethod.choices,
+        initial=PaymentMethod.CASH,
+        required=False,  # the console's offer posts no payment: the clock is not prepaid
+    )
+    receipt_number = forms.CharField(
+        label=_("register's receipt number"),
+        max_length=40,
+        required=False,
+        widget=forms.TextInput(attrs=RECEIPT_ATTRS),
+    )
+    same_receipt = same_receipt_field()
+
+    def tender(self):
+        """The money paid up front (``services.Tender``) when the time is prepaid, else None."""
+        data = self.cleaned_data
+        if data.get("prepaid_minutes") is None:
+            return None
+        return Tender(
+            method=data.get("method") or PaymentMethod.CASH,
+            amount=data.get("amount"),
+            receipt_number=data.get("receipt_number") or "",
+            same_receipt=data.get("same_receipt", False),
+        )
 
 
 class MoveForm(forms.Form):
@@ -138,6 +199,15 @@ class CorrectTimeForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["stretch"].queryset = session.stretches.select_related("table")
         self.fields["stretch"].label_from_instance = stretch_label
+        # Choosing another stretch brings its times into the form (htmx swaps the form in).
+        self.fields["stretch"].widget.attrs.update(
+            {
+                "hx-get": reverse("billing:session", args=[session.pk]),
+                "hx-target": "#correct",
+                "hx-swap": "outerHTML",
+                "hx-trigger": "change",
+            }
+        )
         if stretch is not None:  # prefilled with the stretch's times, to be edited
             self.initial.update(
                 stretch=stretch.pk,
@@ -182,15 +252,24 @@ class PayerForm(forms.Form):
 
 
 class PaymentForm(forms.Form):
-    method = forms.ChoiceField(label=_("method"), choices=None)
+    method = forms.ChoiceField(label=_("method"), choices=PaymentMethod.choices)
     amount = RoublesField(label=_("amount, ₽"), min_value=1)
-    receipt_number = forms.CharField(label=_("register's receipt number"), max_length=40)
+    receipt_number = receipt_field(_("register's receipt number"))
     payer = forms.ModelChoiceField(label=_("payer"), queryset=None, required=False)
+    same_receipt = same_receipt_field()
 
     def __init__(self, *args, bill, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["method"].choices = PaymentMethod.choices
         self.fields["payer"].queryset = bill.payers.all()
+
+
+class RefundForm(forms.Form):
+    """Money given back at the register (its refund receipt's number)."""
+
+    method = forms.ChoiceField(label=_("method"), choices=PaymentMethod.choices)
+    amount = RoublesField(label=_("given back, ₽"), min_value=1)
+    receipt_number = receipt_field(_("register's refund receipt number"))
+    same_receipt = same_receipt_field()
 
 
 class OpenShiftForm(forms.Form):
@@ -199,6 +278,9 @@ class OpenShiftForm(forms.Form):
 
 class CloseShiftForm(forms.Form):
     counted_cash = RoublesField(label=_("counted cash, ₽"))
+    leave_open_business = forms.BooleanField(
+        label=_("Close anyway: leave them to the next shift"), required=False
+    )
 
 
 class BookingForm(forms.Form):

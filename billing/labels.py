@@ -37,10 +37,14 @@ def to_kopecks(amount):
     return sign * half_up(abs(amount.numerator), amount.denominator)
 
 
+MINUS = "\u2212"  # a negative amount is written with the minus sign, not a hyphen
+
+
 def money(amount):
-    """``123450`` → "1 234,50 ₽" in Russian, "1,234.50 ₽" in English."""
-    value = Decimal(to_kopecks(amount)) / 100
-    return f"{number_format(value, 2, force_grouping=True)} ₽"
+    """``123450`` → "1 234,50 ₽" in Russian, "1,234.50 ₽" in English; ``-35000`` → "−350,00 ₽"."""
+    kopecks = to_kopecks(amount)
+    text = number_format(Decimal(abs(kopecks)) / 100, 2, force_grouping=True)
+    return f"{MINUS if kopecks < 0 else ''}{text} ₽"
 
 
 def duration(seconds):

@@ -15,7 +15,7 @@ from django.utils.translation import pgettext_lazy
 
 from billing.labels import clock_time, money, weekdays_label
 from tables.models import TableKind
-from toolbox.fields import MoneyField, done_by
+from toolbox.fields import MoneyField, SignedMoneyField, done_by
 from toolbox.immutable import ImmutableRow
 
 WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translated by Django
@@ -135,6 +135,7 @@ class SessionStatus(models.TextChoices):
     RUNNING = "running", _("Running")
     PAUSED = "paused", _("Paused")
     STOPPED = "stopped", _("Stopped")
+    VOIDED = "voided", _("Voided")  # started by mistake: no time played, no bill
 
 
 OPEN_STATUSES = [SessionStatus.RUNNING, SessionStatus.PAUSED]
@@ -173,7 +174,7 @@ class TableSession(models.Model):
         indexes = [models.Index(fields=["status", "started_at"])]
 
     def __str__(self):
-        return f"#{self.pk} {self.table} {self.started_at:%Y-%m-%d %H:%M}"
+        return f"#{self.pk} {self.table} {timezone.localtime(self.started_at):%Y-%m-%d %H:%M}"
 
     @property
     def is_open(self):
@@ -209,7 +210,8 @@ class Stretch(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.table}: {self.started_at:%H:%M:%S}–{self.ended_at or ''}"
+        end = f"{timezone.localtime(self.ended_at):%H:%M:%S}" if self.ended_at else "…"
+        return f"{self.table}: {timezone.localtime(self.started_at):%H:%M:%S}–{end}"
 
 
 class BarItem(models.Model):
@@ -367,17 +369,19 @@ class Shift(models.Model):
         ]
 
     def __str__(self):
-        return f"#{self.pk} {self.opened_at:%Y-%m-%d %H:%M}"
+        return f"#{self.pk} {timezone.localtime(self.opened_at):%Y-%m-%d %H:%M}"
 
 
 class Payment(models.Model):
     """A payment taken at the club's cash register: the site records it, the register
-    issues the receipt (54-FZ); its number is written here."""
+    issues the receipt (54-FZ); its number is written here. A refund (money given back, e.g.
+    the unplayed part of a prepaid hour) is a payment of a negative amount, with the number
+    of the register's refund receipt."""
 
     bill = models.ForeignKey(Bill, on_delete=models.PROTECT, related_name="payments")
     shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="payments")
     method = models.CharField(_("method"), max_length=8, choices=PaymentMethod.choices)
-    amount = MoneyField(_("amount, ₽"))
+    amount = SignedMoneyField(_("amount, ₽"))
     receipt_number = models.CharField(_("receipt number"), max_length=40)
     payer = models.ForeignKey(
         Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="payments"
@@ -391,10 +395,15 @@ class Payment(models.Model):
         ordering = ["at", "pk"]
         verbose_name = _("payment")
         verbose_name_plural = _("payments")
-        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive")]
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="payment_not_zero")]
+        indexes = [models.Index(fields=["shift", "receipt_number"])]
 
     def __str__(self):
-        return f"{self.get_method_display()} {self.amount / 100:.2f} №{self.receipt_number}"
+        return f"{self.get_method_display()} {money(self.amount)} №{self.receipt_number}"
+
+    @property
+    def is_refund(self):
+        return self.amount < 0
 
 
 class ReservationStatus(models.TextChoices):
@@ -443,7 +452,7 @@ class Reservation(models.Model):
         indexes = [models.Index(fields=["table", "starts_at"])]
 
     def __str__(self):
-        return f"{self.table} {self.starts_at:%Y-%m-%d %H:%M} {self.name}"
+        return f"{self.table} {timezone.localtime(self.starts_at):%Y-%m-%d %H:%M} {self.name}"
 
     @property
     def minutes(self):
@@ -460,6 +469,7 @@ class AuditAction(models.TextChoices):
     SESSION_STOP = "session.stop", pgettext_lazy("audit action", "Clock stopped")
     SESSION_MOVE = "session.move", pgettext_lazy("audit action", "Moved to another table")
     SESSION_CORRECT = "session.correct", pgettext_lazy("audit action", "Time corrected")
+    SESSION_VOID = "session.void", pgettext_lazy("audit action", "Clock voided")
     BILL_OPEN = "bill.open", pgettext_lazy("audit action", "Bill opened")
     BILL_ADD = "bill.add", pgettext_lazy("audit action", "Bar item added")
     BILL_REMOVE = "bill.remove", pgettext_lazy("audit action", "Bar item removed")
@@ -467,7 +477,10 @@ class AuditAction(models.TextChoices):
     BILL_PAYER = "bill.payer", pgettext_lazy("audit action", "Payer added")
     BILL_UNPAYER = "bill.unpayer", pgettext_lazy("audit action", "Payer removed")
     BILL_SPLIT = "bill.split", pgettext_lazy("audit action", "Bill split")
+    BILL_CLOSE = "bill.close", pgettext_lazy("audit action", "Bill closed")
     PAYMENT = "payment", pgettext_lazy("audit action", "Payment")
+    PREPAYMENT = "prepayment", pgettext_lazy("audit action", "Prepayment")
+    REFUND = "refund", pgettext_lazy("audit action", "Refund")
     SHIFT_OPEN = "shift.open", pgettext_lazy("audit action", "Shift opened")
     SHIFT_CLOSE = "shift.close", pgettext_lazy("audit action", "Shift closed")
 
@@ -481,6 +494,7 @@ AUDIT_SENTENCES = {
     AuditAction.SESSION_STOP: _("Clock stopped"),
     AuditAction.SESSION_MOVE: _("Moved from table %(from_table)s to table %(table)s"),
     AuditAction.SESSION_CORRECT: _("Time corrected on table %(table)s: %(old)s → %(new)s"),
+    AuditAction.SESSION_VOID: _("Clock voided on table %(table)s: started by mistake"),
     AuditAction.BILL_OPEN: _("Bill opened"),
     AuditAction.BILL_ADD: _("Added %(item)s × %(quantity)s"),
     AuditAction.BILL_REMOVE: _("Removed %(item)s × %(quantity)s"),
@@ -488,7 +502,10 @@ AUDIT_SENTENCES = {
     AuditAction.BILL_PAYER: _("Payer added: %(name)s"),
     AuditAction.BILL_UNPAYER: _("Payer removed: %(name)s"),
     AuditAction.BILL_SPLIT: _("Split: %(mode)s"),
+    AuditAction.BILL_CLOSE: _("Bill closed: nothing left to pay"),
     AuditAction.PAYMENT: _("Paid %(amount)s, %(method)s, receipt №%(receipt)s"),
+    AuditAction.PREPAYMENT: _("Paid up front %(amount)s, %(method)s, receipt №%(receipt)s"),
+    AuditAction.REFUND: _("Given back %(amount)s, %(method)s, refund receipt №%(receipt)s"),
     AuditAction.SHIFT_OPEN: _("Shift opened with %(cash)s"),
     AuditAction.SHIFT_CLOSE: _("Shift closed: counted %(counted)s, expected %(expected)s"),
 }

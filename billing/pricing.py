@@ -74,6 +74,9 @@ WEEK_SECONDS = 7 * DAY
 WEEK = frozenset(range(7))  # 0 = Monday … 6 = Sunday, as datetime.weekday()
 WORKDAYS = frozenset(range(5))
 WEEKEND = frozenset({5, 6})
+# The longest stretch of time the site prices at once (the tariffs page's preview) and the
+# furthest back a played time may be corrected.
+MAX_DAYS = 31
 
 
 def half_up(numerator, denominator):

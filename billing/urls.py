@@ -17,6 +17,7 @@ urlpatterns = [
     path("sessions/<int:pk>/resume/", desk.resume, name="resume"),
     path("sessions/<int:pk>/stop/", desk.stop, name="stop"),
     path("sessions/<int:pk>/move/", desk.move, name="move"),
+    path("sessions/<int:pk>/void/", desk.void, name="void"),
     path("sessions/<int:pk>/correct/", desk.correct, name="correct"),
     # Bills (cashiers and admins)
     path("bills/<int:pk>/", bills.bill, name="bill"),
@@ -27,6 +28,7 @@ urlpatterns = [
     path("bills/<int:pk>/remove-payer/", bills.remove_payer, name="remove_payer"),
     path("bills/<int:pk>/split/", bills.split, name="split"),
     path("bills/<int:pk>/pay/", bills.pay, name="pay"),
+    path("bills/<int:pk>/refund/", bills.refund, name="refund"),
     # Shifts, reports, bookings (cashiers and admins)
     path("shift/", shifts.shift, name="shift"),
     path("reports/", shifts.reports, name="reports"),

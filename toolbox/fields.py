@@ -36,3 +36,8 @@ class MoneyField(_Roubles, models.PositiveIntegerField):
     roubles with kopecks («3 000,50», «3000.50»; «1e3» refused) by
     ``toolbox.forms.RoublesField`` in every form made from the model: the pages' model forms
     and the Django admin alike. Name it in roubles (``_("price, ₽")``)."""
+
+
+class SignedMoneyField(_Roubles, models.IntegerField):
+    """An amount of money that may be negative (a refund is money given back), stored and
+    typed as ``MoneyField``."""

@@ -8,16 +8,33 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from billing import pricing, splits
-from billing.models import Bill, LineKind
+from billing.models import Bill, LineKind, PaymentMethod, SessionStatus
 from billing.pricing import half_up
 from billing.selectors.sessions import played
 from billing.selectors.tariffs import club_tariff
 from games.models import Game, GameStatus, Outcome
 
 
+def bill_of(session):
+    """The session's bill, or None (a running clock not prepaid, a voided one)."""
+    return Bill.objects.filter(session=session).first()
+
+
 def unpaid_bills():
-    """Every bill not paid yet, oldest first, with its session and table."""
-    return Bill.objects.filter(paid_at__isnull=True).select_related("session__table")
+    """Every bill of a stopped session not paid yet, with its session and table."""
+    return Bill.objects.filter(
+        paid_at__isnull=True, session__status=SessionStatus.STOPPED
+    ).select_related("session__table")
+
+
+def open_bills():
+    """The desk's list of unpaid bills, oldest first: each bill with ``summary`` (what is
+    left to pay or to give back) and ``payer_names``."""
+    bills = list(unpaid_bills().prefetch_related("payers").order_by("session__stopped_at"))
+    for bill in bills:
+        bill.summary = bill_summary(bill)
+        bill.payer_names = ", ".join(payer.name for payer in bill.payers.all())
+    return bills
 
 
 def tables_with_unpaid_bill(tables):
@@ -125,7 +142,24 @@ class BillSummary:
 
     @property
     def balance(self):
+        """What is left to pay; negative: what is to be given back."""
         return self.total - self.paid
+
+    @property
+    def to_give_back(self):
+        return max(-self.balance, 0)
+
+    @property
+    def prepaid(self):
+        """The payments taken before the clock stopped (prepaid time)."""
+        stopped = self.bill.session.stopped_at
+        return [p for p in self.payments if p.amount > 0 and (not stopped or p.at <= stopped)]
+
+    @property
+    def refund_method(self):
+        """How money is given back: as it was paid up front (the last payment's method)."""
+        paid = [payment for payment in self.payments if payment.amount > 0]
+        return paid[-1].method if paid else PaymentMethod.CASH
 
 
 def bill_summary(bill, tariff=None):

@@ -1,14 +1,21 @@
 """Reads of the tables' clocks: what a clock shows, what the time so far costs, the desk's
 cards and a board's clock strip."""
 
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.utils import timezone
 
 from billing import pricing
-from billing.models import OPEN_STATUSES, BillingSettings, Stretch, TableSession
+from billing.models import (
+    OPEN_STATUSES,
+    Bill,
+    BillingSettings,
+    SessionStatus,
+    Stretch,
+    TableSession,
+)
 from billing.selectors.bookings import next_bookings
 from billing.selectors.tariffs import club_tariff
 from tables.models import Table
@@ -25,6 +32,10 @@ class Clock:
     since: datetime | None
     prepaid: int | None  # seconds
     price: object = None  # pricing.Price of the time so far, when asked for
+    # When the price is asked for and the clock runs: [(elapsed seconds, kopecks)], the
+    # total from the moment the elapsed time passes each (the step's rounding makes it
+    # change only then), for the browser to tick with the clock.
+    amounts: list = field(default_factory=list)
 
     @property
     def running(self):
@@ -50,6 +61,10 @@ class Clock:
         if left is None:
             return ""
         return "over" if left <= 0 else "1" if left <= 60 else "10" if left <= 600 else ""
+
+
+VOID_MINUTES = 5  # how long after its start a clock started by mistake may be voided
+AMOUNTS_AHEAD = 12  # steps: three hours at the usual 15 minutes
 
 
 def played(session, now=None):
@@ -79,7 +94,32 @@ def clock_of(session, now=None, tariff=None):
     clock = Clock(session=session, now=now, base=base, since=since, prepaid=prepaid)
     if tariff is not None:
         clock.price = price_of(session, tariff, now)
+        clock.amounts = amounts_ahead(session, clock, tariff)
     return clock
+
+
+def amounts_ahead(session, clock, tariff, count=AMOUNTS_AHEAD):
+    """What the running ``clock``'s total becomes as it ticks: the played time is charged
+    rounded up to the step (or the minimum), so the total changes when the elapsed time
+    passes a multiple of the step, ``t``; from then to ``t + step`` it is the price of
+    ``t + step`` played. The next ``count`` of them, [(t, kopecks)]."""
+    if not clock.running or clock.price is None:
+        return []
+    step, minimum = tariff.step, tariff.minimum
+    intervals = played(session, clock.now)
+    running = max(intervals, key=lambda interval: interval.start)
+    others = [interval for interval in intervals if interval is not running]
+    first = max(-(-clock.elapsed // step), (minimum - step) // step + 1, 0)
+    amounts = []
+    for k in range(first, first + count):
+        charged_until = running.start + timedelta(seconds=(k + 1) * step - clock.base)
+        extended = replace(running, end=max(charged_until, running.start))
+        try:
+            total = tariff.price([*others, extended]).total
+        except ValueError:
+            break
+        amounts.append((k * step, total))
+    return amounts
 
 
 def price_of(session, tariff=None, now=None, discount=0):
@@ -89,6 +129,17 @@ def price_of(session, tariff=None, now=None, discount=0):
         return tariff.price(played(session, now), discount_percent=discount)
     except ValueError:
         return None
+
+
+def prepaid_price(kind, start, minutes, tariff=None):
+    """What ``minutes`` of a table of ``kind`` from ``start`` cost (kopecks), None when the
+    kind has no tariff then."""
+    tariff = tariff or club_tariff()
+    try:
+        price = tariff.price([pricing.Played(start, start + timedelta(minutes=minutes), kind)])
+    except ValueError:
+        return None
+    return price.total
 
 
 def open_sessions():
@@ -113,6 +164,20 @@ def tables_with_running_clock(tables):
     hold billing registers: such a table stays active and in service)."""
     open_here = TableSession.objects.filter(table=OuterRef("pk"), status__in=OPEN_STATUSES)
     return tables.filter(Exists(open_here))
+
+
+def _voidable(clock, billed):
+    """True while the clock's session may be voided (started by mistake a moment ago, no
+    money taken: ``billed`` are the sessions with a bill)."""
+    if clock is None or clock.session.pk in billed:
+        return False
+    return clock.now - clock.session.started_at <= timedelta(minutes=VOID_MINUTES)
+
+
+def _billed_open_sessions():
+    return set(
+        Bill.objects.filter(session__status__in=OPEN_STATUSES).values_list("session_id", flat=True)
+    )
 
 
 def clock_running(table):
@@ -151,11 +216,24 @@ def desk_tables():
         Q(is_active=True) | Q(pk__in=tables_with_running_clock(Table.objects.all()).values("pk"))
     )
     tables = list(shown)
+    unpaid, billed = _unpaid_by_table(), _billed_open_sessions()
     for table in tables:
         table.clock = clocks.get(table.pk)
+        table.voidable = _voidable(table.clock, billed)
         table.booking = bookings.get(table.pk)
         table.move_to = [other for other in movable if other.pk != table.pk]
+        table.unpaid = unpaid.get(table.pk, [])
     return tables
+
+
+def _unpaid_by_table():
+    """``{table id: [bill pk, …]}`` of the bills not paid yet of stopped sessions."""
+    result = {}
+    for bill_pk, table_id in Bill.objects.filter(
+        paid_at__isnull=True, session__status=SessionStatus.STOPPED
+    ).values_list("pk", "session__table_id"):
+        result.setdefault(table_id, []).append(bill_pk)
+    return result
 
 
 def desk_table(table):
@@ -163,6 +241,8 @@ def desk_table(table):
     table.clock = clocks_by_table(priced=True).get(table.pk)
     table.booking = next_bookings().get(table.pk)
     table.move_to = list(free_tables().exclude(pk=table.pk))
+    table.unpaid = _unpaid_by_table().get(table.pk, [])
+    table.voidable = _voidable(table.clock, _billed_open_sessions())
     return table
 
 

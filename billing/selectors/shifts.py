@@ -4,8 +4,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Sum
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from billing.models import Payment, PaymentMethod, Shift
+from billing.labels import money
+from billing.models import OPEN_STATUSES, Payment, PaymentMethod, Shift, TableSession
+from billing.selectors.bills import bill_summary, unpaid_bills
 
 
 @dataclass
@@ -49,6 +54,51 @@ def shift_reports(shifts):
             )
         )
     return reports
+
+
+@dataclass
+class OpenItem:
+    """A bill not paid or a clock still running, as the shift's close lists it."""
+
+    label: str
+    url: str
+
+
+def open_business():
+    """The unpaid bills and the running clocks, oldest first (what a shift should not be
+    closed over without a word)."""
+    items = []
+    for bill in unpaid_bills().order_by("session__stopped_at"):
+        summary = bill_summary(bill)
+        items.append(
+            OpenItem(
+                label=_("bill %(bill)d, table %(table)d, %(left)s")
+                % {
+                    "bill": bill.pk,
+                    "table": bill.session.table.number,
+                    "left": _("%(amount)s to give back") % {"amount": money(summary.to_give_back)}
+                    if summary.balance < 0
+                    else _("%(amount)s to pay") % {"amount": money(summary.balance)},
+                },
+                url=reverse("billing:bill", args=[bill.pk]),
+            )
+        )
+    for session in (
+        TableSession.objects.filter(status__in=OPEN_STATUSES)
+        .select_related("table")
+        .order_by("started_at")
+    ):
+        items.append(
+            OpenItem(
+                label=_("the clock of table %(table)d since %(since)s")
+                % {
+                    "table": session.table.number,
+                    "since": timezone.localtime(session.started_at).strftime("%d.%m %H:%M"),
+                },
+                url=reverse("billing:session", args=[session.pk]),
+            )
+        )
+    return items
 
 
 def open_shift():

@@ -18,7 +18,7 @@ from billing.services.bills import (
     set_split,
 )
 from billing.services.bookings import book_table, mark_no_shows, set_booking_status
-from billing.services.payments import record_payment
+from billing.services.payments import Tender, receipt_used, record_payment, record_refund
 from billing.services.sessions import (
     correct_stretch,
     move_session,
@@ -26,11 +26,13 @@ from billing.services.sessions import (
     resume_session,
     start_session,
     stop_session,
+    void_session,
 )
 from billing.services.shifts import close_shift, open_shift
 from billing.services.tariffs import save_tariff, validate_week, week_errors
 
 __all__ = [
+    "Tender",
     "add_bar_item",
     "add_payer",
     "audit",
@@ -42,7 +44,9 @@ __all__ = [
     "open_bill",
     "open_shift",
     "pause_session",
+    "receipt_used",
     "record_payment",
+    "record_refund",
     "remove_line",
     "remove_payer",
     "resume_session",
@@ -53,5 +57,6 @@ __all__ = [
     "start_session",
     "stop_session",
     "validate_week",
+    "void_session",
     "week_errors",
 ]

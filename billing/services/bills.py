@@ -5,15 +5,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from billing.labels import duration
-from billing.models import AuditAction, Bill, BillLine, LineKind, Payer, SplitMode
-from billing.selectors.bills import players_of
+from billing.labels import duration, money
+from billing.models import AuditAction, Bill, BillLine, LineKind, Payer, SessionStatus, SplitMode
+from billing.selectors.bills import bill_summary, players_of
 from billing.selectors.sessions import price_of
 from billing.services.audit import audit
 
 
 def price_time_line(bill):
-    """(Re)writes the bill's time line from the session's played time (before discount)."""
+    """(Re)writes the bill's time line from the session's played time (before discount);
+    returns the price (None when a table kind of the session has no tariff: a 0 line)."""
     price = price_of(bill.session, discount=0)
     amount = price.rounded if price else 0
     charged = duration(price.charged) if price else "—"
@@ -22,21 +23,61 @@ def price_time_line(bill):
         kind=LineKind.TIME,
         defaults={"description": charged, "unit_price": amount, "quantity": 1},
     )
+    return price
 
 
 @transaction.atomic
-def open_bill(*, session, user):
-    """The bill of a stopped session: its time line and, as payers, who played on it."""
+def open_bill(*, session, user, at=None):
+    """The session's bill, opened if it has none (when its clock stops, or when it starts
+    with money paid up front)."""
     bill, created = Bill.objects.get_or_create(
-        session=session, defaults={"created_at": session.stopped_at or timezone.now()}
+        session=session, defaults={"created_at": at or session.stopped_at or timezone.now()}
     )
-    if not created:
-        return bill
-    price_time_line(bill)
+    if created:
+        audit(user=user, action=AuditAction.BILL_OPEN, session=session, bill=bill)
+    return bill
+
+
+@transaction.atomic
+def bill_stopped_session(*, session, user):
+    """The bill of a session whose clock has just stopped: its time line and, as payers,
+    who played on it; closed at once when nothing is left to pay (a clock stopped within a
+    second, prepaid time that cost exactly what was paid)."""
+    bill = open_bill(session=session, user=user)
+    price = price_time_line(bill)
     for name, player in players_of(session):
         Payer.objects.get_or_create(bill=bill, name=name, defaults={"player": player})
-    audit(user=user, action=AuditAction.BILL_OPEN, session=session, bill=bill)
+    if price is not None and settle(bill, at=session.stopped_at):
+        audit(user=user, action=AuditAction.BILL_CLOSE, session=session, bill=bill)
     return bill
+
+
+def settle(bill, *, at):
+    """Marks a stopped session's bill paid once nothing is left to pay or to give back;
+    True when it did."""
+    if bill.paid_at is not None or bill.session.status != SessionStatus.STOPPED:
+        return False
+    if bill_summary(bill).balance != 0:
+        return False
+    bill.paid_at = at
+    bill.save(update_fields=["paid_at"])
+    return True
+
+
+def keep_above_paid(bill, total_before):
+    """Once a bill has payments, nothing brings its total below what was paid: a change
+    that would (a bar line removed, a discount, a shorter time) is refused and, raised
+    inside the service's transaction, undone."""
+    summary = bill_summary(bill)
+    if summary.paid > 0 and summary.total < summary.paid and summary.total < total_before:
+        raise ValidationError(
+            _(
+                "%(paid)s is already paid on this bill: its total cannot go below that "
+                "(it would be %(total)s)."
+            )
+            % {"paid": money(summary.paid), "total": money(summary.total)},
+            code="below_paid",
+        )
 
 
 def locked_bill(bill):
@@ -75,8 +116,10 @@ def remove_line(*, bill, line, user):
     require_unpaid(bill)
     if line.bill_id != bill.pk or line.kind != LineKind.BAR:
         raise ValidationError(_("Only a bar line of this bill can be removed."), code="line")
+    total_before = bill_summary(bill).total
     _audit_bar_line(user=user, action=AuditAction.BILL_REMOVE, bill=bill, line=line)
     line.delete()
+    keep_above_paid(bill, total_before)
 
 
 def _audit_bar_line(*, user, action, bill, line):
@@ -97,8 +140,12 @@ def set_discount(*, bill, member, discount_percent, user):
     require_unpaid(bill)
     if not 0 <= discount_percent <= 100:
         raise ValidationError(_("A discount is 0 to 100 %."), code="discount")
+    if discount_percent and member is None:
+        raise ValidationError(_("A member's discount needs the member."), code="member")
+    total_before = bill_summary(bill).total
     bill.member, bill.discount_percent = member, discount_percent
     bill.save(update_fields=["member", "discount_percent"])
+    keep_above_paid(bill, total_before)
     audit(
         user=user,
         action=AuditAction.BILL_DISCOUNT,

@@ -29,6 +29,8 @@ def book_table(*, table, name, phone, starts_at, minutes, user):
         raise ValidationError(_("A booking needs a name and a phone."), code="who")
     if not 15 <= minutes <= 12 * 60:
         raise ValidationError(_("A booking lasts 15 minutes to 12 hours."), code="length")
+    if starts_at < timezone.now().replace(second=0, microsecond=0):
+        raise ValidationError(_("A booking cannot start in the past."), code="past")
     table = locked_table(table)
     check_playable(table)
     ends_at = starts_at + timedelta(minutes=minutes)

@@ -4,6 +4,9 @@ Every change of a clock is one of these functions, under the table's or the sess
 lock, and audited.
 """
 
+from dataclasses import replace
+from datetime import timedelta
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -12,8 +15,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from billing.models import OPEN_STATUSES, AuditAction, Bill, SessionStatus, Stretch, TableSession
+from billing.pricing import MAX_DAYS
+from billing.selectors.bills import bill_summary
+from billing.selectors.sessions import VOID_MINUTES, prepaid_price
 from billing.services.audit import audit
-from billing.services.bills import open_bill, price_time_line
+from billing.services.bills import (
+    bill_stopped_session,
+    keep_above_paid,
+    open_bill,
+    price_time_line,
+)
+from billing.services.payments import take_prepayment
 from tables.models import Table
 
 
@@ -93,12 +105,19 @@ def _check_free(table):
 
 
 @transaction.atomic
-def start_session(*, table, user, prepaid_minutes=None, at=None):
-    """Starts ``table``'s clock now (or at ``at``); refused when it already runs."""
+def start_session(*, table, user, prepaid_minutes=None, tender=None, at=None):
+    """Starts ``table``'s clock now (or at ``at``); refused when it already runs. Prepaid
+    time is paid up front: ``tender`` (``payments.Tender``) is the money taken at the
+    register, recorded on the session's bill (its amount, if not given, is what the
+    prepaid time costs at the tariff)."""
     table = locked_table(table)
     _check_free(table)
     if prepaid_minutes is not None and not 1 <= prepaid_minutes <= 24 * 60:
         raise ValidationError(_("Prepaid time is 1 to 1440 minutes."), code="prepaid")
+    if prepaid_minutes is not None and tender is None:
+        raise ValidationError(
+            _("Prepaid time is paid up front: record the payment with it."), code="tender"
+        )
     at = at or timezone.now()
     session = TableSession.objects.create(
         table=table, started_at=at, prepaid_minutes=prepaid_minutes, started_by=user
@@ -111,6 +130,11 @@ def start_session(*, table, user, prepaid_minutes=None, at=None):
         table=table.number,
         prepaid_minutes=prepaid_minutes,
     )
+    if prepaid_minutes is not None:
+        if tender.amount is None:
+            tender = replace(tender, amount=prepaid_price(table.kind, at, prepaid_minutes))
+        bill = open_bill(session=session, user=user, at=at)
+        take_prepayment(bill=bill, tender=tender, user=user, at=at)
     return session
 
 
@@ -175,7 +199,42 @@ def stop_session(*, session, user, at=None):
     session.stopped_at = max(at, session.started_at)
     session.save(update_fields=["status", "stopped_at"])
     audit(user=user, action=AuditAction.SESSION_STOP, session=session, table=session.table.number)
-    open_bill(session=session, user=user)
+    bill_stopped_session(session=session, user=user)
+    return session
+
+
+@transaction.atomic
+def void_session(*, session, reason, user, at=None):
+    """A clock started by mistake, voided within ``VOID_MINUTES`` of its start with a reason:
+    its played time is dropped and it leaves no bill (audited, with the times it had)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError(_("Say why the clock is voided."), code="reason")
+    session = _locked_session(session)
+    _require(session, SessionStatus.RUNNING, SessionStatus.PAUSED)
+    at = at or timezone.now()
+    if at - session.started_at > timedelta(minutes=VOID_MINUTES):
+        raise ValidationError(
+            _("A clock can be voided only in its first %(minutes)d minutes: stop it instead.")
+            % {"minutes": VOID_MINUTES},
+            code="late",
+        )
+    if Bill.objects.filter(session=session).exists():  # prepaid: money was taken
+        raise ValidationError(
+            _("Money was paid up front: stop the clock and give it back instead."), code="paid"
+        )
+    started = [stretch.started_at.isoformat() for stretch in session.stretches.all()]
+    session.stretches.all().delete()
+    session.status, session.stopped_at = SessionStatus.VOIDED, at
+    session.save(update_fields=["status", "stopped_at"])
+    audit(
+        user=user,
+        action=AuditAction.SESSION_VOID,
+        session=session,
+        reason=reason,
+        table=session.table.number,
+        old=[started[0] if started else None, at.isoformat()],
+    )
     return session
 
 
@@ -215,8 +274,8 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
     session = _locked_session(stretch.session)
     table = locked_table(stretch.table)
     bill = Bill.objects.filter(session=session).first()
-    if bill is not None and bill.payments.exists():
-        raise ValidationError(_("The bill has payments: its time can no longer change."))
+    if bill is not None and bill.paid_at is not None:
+        raise ValidationError(_("This bill is paid: its time can no longer change."), code="paid")
     stretch = session.stretches.get(pk=stretch.pk)
     now = timezone.now()
     if stretch.ended_at is None and ended_at is not None:
@@ -225,6 +284,11 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         raise ValidationError(_("A finished stretch needs its end."))
     if started_at > now or (ended_at is not None and ended_at > now):
         raise ValidationError(_("A time cannot be in the future."), code="future")
+    if started_at < now - timedelta(days=MAX_DAYS):
+        raise ValidationError(
+            _("A time can be corrected at most %(days)d days back.") % {"days": MAX_DAYS},
+            code="too_old",
+        )
     if ended_at is not None and ended_at <= started_at:
         raise ValidationError(_("The end must be after the start."), code="order")
     others = list(session.stretches.exclude(pk=stretch.pk))
@@ -260,5 +324,7 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         new=[moment.isoformat() if moment else None for moment in (started_at, ended_at)],
     )
     if bill is not None:
+        total_before = bill_summary(bill).total
         price_time_line(bill)
+        keep_above_paid(bill, total_before)
     return stretch

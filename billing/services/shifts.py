@@ -6,7 +6,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from billing.models import AuditAction, Shift
-from billing.selectors.shifts import shift_report
+from billing.selectors.shifts import open_business, shift_report
 from billing.services.audit import audit
 
 
@@ -28,12 +28,22 @@ def open_shift(*, user, opening_cash, at=None):
 
 
 @transaction.atomic
-def close_shift(*, shift, user, counted_cash, at=None):
+def close_shift(*, shift, user, counted_cash, at=None, leave_open_business=False):
+    """Closes the shift with the cash counted. While bills are unpaid or clocks run, it is
+    refused naming them, unless the cashier confirms (``leave_open_business``): they are
+    then left to the next shift."""
     shift = Shift.objects.select_for_update().get(pk=shift.pk)
     if not shift.is_open:
         raise ValidationError(_("This shift is already closed."), code="closed")
     if counted_cash < 0:
         raise ValidationError(_("Cash cannot be negative."), code="cash")
+    business = open_business()
+    if business and not leave_open_business:
+        raise ValidationError(
+            _("Still open: %(what)s. Settle them, or confirm to leave them to the next shift.")
+            % {"what": "; ".join(item.label for item in business)},
+            code="open_business",
+        )
     shift.closed_at, shift.closed_by = at or timezone.now(), user
     shift.counted_cash, shift.is_open = counted_cash, False
     shift.save(update_fields=["closed_at", "closed_by", "counted_cash", "is_open"])

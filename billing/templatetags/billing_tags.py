@@ -1,3 +1,5 @@
+import json
+
 from django import template
 
 from billing import labels, selectors
@@ -14,6 +16,12 @@ def money(kopecks):
     if kopecks is None or kopecks == "":
         return ""
     return labels.money(kopecks)
+
+
+@register.filter
+def amounts_json(clock):
+    """A running clock's totals ahead as clock.js reads them: [[elapsed, "1 234,00 ₽"], …]."""
+    return json.dumps([[elapsed, labels.money(total)] for elapsed, total in clock.amounts])
 
 
 @register.filter

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from billing import selectors, services
-from billing.forms import BarItemLineForm, DiscountForm, PayerForm, PaymentForm
+from billing.forms import BarItemLineForm, DiscountForm, PayerForm, PaymentForm, RefundForm
 from billing.models import Bill, BillLine, Payer, SplitMode
 from toolbox.parsing import parse_id
 from toolbox.roles import cashier_required
@@ -36,7 +36,10 @@ def bill_page(request, bill, *, error=None, forms=None):
         ),
         "payer_form": PayerForm(),
         "payment_form": PaymentForm(
-            bill=bill, initial={"amount": summary.balance, "method": "cash"}
+            bill=bill, initial={"amount": max(summary.balance, 0), "method": "cash"}
+        ),
+        "refund_form": RefundForm(
+            initial={"amount": summary.to_give_back, "method": summary.refund_method}
         ),
         "audit": selectors.bill_audit(bill),
         "shift": selectors.open_shift(),
@@ -154,5 +157,22 @@ def pay(request, bill):
     form = PaymentForm(request.POST, bill=bill)
     if not form.is_valid():
         return refused(request, bill, _("Check the payment."), payment_form=form)
-    services.record_payment(bill=bill, user=request.user, **form.cleaned_data)
+    try:
+        services.record_payment(bill=bill, user=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        form.asks_same_receipt = services.receipt_used(error)
+        return refused(request, bill, error, payment_form=form)
     messages.success(request, _("Payment recorded."))
+
+
+@bill_write
+def refund(request, bill):
+    form = RefundForm(request.POST)
+    if not form.is_valid():
+        return refused(request, bill, _("Check the refund."), refund_form=form)
+    try:
+        services.record_refund(bill=bill, user=request.user, **form.cleaned_data)
+    except ValidationError as error:
+        form.asks_same_receipt = services.receipt_used(error)
+        return refused(request, bill, error, refund_form=form)
+    messages.success(request, _("Refund recorded."))

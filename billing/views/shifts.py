@@ -27,6 +27,7 @@ def shift_page(request, *, open_form=None, close_form=None, error=None):
         "open_form": open_form or OpenShiftForm(),
         "close_form": close_form or CloseShiftForm(),
         "recent": recent,
+        "open_business": selectors.open_business() if shift else [],
         "error": error,
     }
     bad = error or (open_form and open_form.errors) or (close_form and close_form.errors)

@@ -1,6 +1,7 @@
 /* The tables' clocks tick in the browser: elapsed = base + (now - since) while running,
    measured against the server's time of the render (data-now), so a wrong clock on the
-   device does not matter. A prepaid session counts down and warns at 10 and 1 minutes. */
+   device does not matter. A prepaid session counts down and warns at 10 and 1 minutes; the
+   desk's running total follows the clock. */
 (function () {
   "use strict";
 
@@ -24,6 +25,17 @@
       }
       var out = el.querySelector("[data-elapsed]");
       if (out) out.textContent = duration(elapsed);
+      // The running total beside the clock (the desk): the server sent what it becomes as
+      // the elapsed time passes each step ([[elapsed, text], …]).
+      var scope = el.closest("[data-clock-scope]");
+      var amount = scope && scope.querySelector("[data-amounts]");
+      if (amount && el.dataset.since) {
+        if (!amount.dataset.first) amount.dataset.first = amount.textContent;
+        var text = amount.dataset.first;
+        var steps = JSON.parse(amount.dataset.amounts || "[]");
+        for (var j = 0; j < steps.length; j++) { if (elapsed > steps[j][0]) text = steps[j][1]; }
+        if (amount.textContent !== text) amount.textContent = text;
+      }
       if (el.dataset.prepaid) {
         var left = Number(el.dataset.prepaid) - elapsed;
         var level = left <= 0 ? "over" : left <= 60 ? "1" : left <= 600 ? "10" : "";

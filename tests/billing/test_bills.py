@@ -5,15 +5,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
+from django.utils import translation
 
 from billing import selectors, services
+from billing.labels import money
 from billing.models import (
     AuditEntry,
     BarItem,
     Bill,
+    Payment,
     Reservation,
     ReservationStatus,
     SplitMode,
+    TableSession,
 )
 from games.models import Game, GameStatus, Outcome, Seat
 from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
@@ -204,7 +208,10 @@ def test_bookings_never_overlap(table, cashier):
 def test_a_booking_not_claimed_in_the_grace_period_is_a_no_show(table, cashier):
     now = datetime.now(UTC)
     book = {"table": table, "name": "Сергей", "phone": "+7 912 345-67-89", "user": cashier}
-    late = services.book_table(starts_at=now - timedelta(minutes=16), minutes=60, **book)
+    late = services.book_table(starts_at=now + timedelta(days=1), minutes=60, **book)
+    Reservation.objects.filter(pk=late.pk).update(  # booked earlier: a booking's start is ahead
+        starts_at=now - timedelta(minutes=16), ends_at=now + timedelta(minutes=44)
+    )
     soon = (
         services.book_table(starts_at=now - timedelta(minutes=14), minutes=1, **book)
         if False
@@ -334,3 +341,215 @@ def test_postgresql_refuses_overlapping_bookings_in_the_database(table, cashier)
     Reservation.objects.create(
         starts_at=start, ends_at=start + timedelta(hours=1), status="cancelled", **fields
     )
+
+
+# --- prepaid time is money (issue 21 item 3) ------------------------------------------------
+
+
+def start_prepaid(table, user, minutes, start, *, amount=None, receipt="501", method="cash"):
+    tender = services.Tender(method=method, amount=amount, receipt_number=receipt)
+    return services.start_session(
+        table=table, user=user, prepaid_minutes=minutes, tender=tender, at=start
+    )
+
+
+def test_a_prepaid_hour_stopped_early_gives_the_rest_back(tariffs, table, cashier, shift):
+    """700 ₽ paid up front for an hour at 18:00; stopped after 11 minutes the time costs
+    350 ₽ (the 30-minute minimum at 700 ₽/h): 350 ₽ to give back. The bill ignored the
+    prepayment and refused the 700 ₽."""
+    session = start_prepaid(table, cashier, 60, at(18))
+    prepayment = session.bill.payments.get()
+    assert (prepayment.amount, prepayment.method, prepayment.receipt_number) == (
+        700_00,
+        "cash",
+        "501",
+    )  # the hour's price at the tariff, as nothing else was typed
+    services.stop_session(session=session, user=cashier, at=at(18, 11))
+    bill = Bill.objects.get(session=session)
+    summary = selectors.bill_summary(bill)
+    assert (summary.total, summary.paid, summary.balance) == (350_00, 700_00, -350_00)
+    assert summary.to_give_back == 350_00 and bill.paid_at is None
+    with pytest.raises(ValidationError):  # more than was paid over the total
+        services.record_refund(
+            bill=bill, method="cash", amount=350_01, receipt_number="502", user=cashier
+        )
+    services.record_refund(
+        bill=bill, method="cash", amount=350_00, receipt_number="502", user=cashier
+    )
+    bill.refresh_from_db()
+    assert bill.paid_at is not None
+    assert selectors.shift_report(shift).expected_cash == 1000_00 + 700_00 - 350_00
+    actions = list(AuditEntry.objects.filter(bill=bill).values_list("action", flat=True))
+    assert actions == ["bill.open", "prepayment", "refund"]
+
+
+def test_prepaid_time_played_over_leaves_the_rest_to_pay(tariffs, table, cashier, shift):
+    session = start_prepaid(table, cashier, 60, at(18), amount=650_00)  # a club's deal
+    services.stop_session(session=session, user=cashier, at=at(19, 10))
+    bill = Bill.objects.get(session=session)
+    summary = selectors.bill_summary(bill)
+    assert (summary.total, summary.paid, summary.balance) == (875_00, 650_00, 225_00)
+    services.record_payment(
+        bill=bill, method="card", amount=225_00, receipt_number="503", user=cashier
+    )
+    bill.refresh_from_db()
+    assert bill.paid_at is not None
+
+
+def test_prepaid_time_needs_the_money_and_a_shift(tariffs, table, cashier):
+    with pytest.raises(ValidationError):  # nothing paid
+        services.start_session(table=table, user=cashier, prepaid_minutes=60, at=at(18))
+    with pytest.raises(ValidationError):  # no shift to take it in
+        start_prepaid(table, cashier, 60, at(18))
+    assert not TableSession.objects.exists() and not Payment.objects.exists()
+
+
+def test_the_desk_starts_a_prepaid_clock_with_its_payment_and_the_bill_shows_it(
+    cashier_client, tariffs, table, cashier, shift
+):
+    posted = {"prepaid_minutes": "60", "amount": "700", "method": "sbp", "receipt_number": "77"}
+    response = cashier_client.post(reverse("billing:start", args=[1]), posted)
+    assert response.status_code == 302
+    session = TableSession.objects.get()
+    services.stop_session(session=session, user=cashier, at=session.started_at + minutes(11))
+    page = cashier_client.get(reverse("billing:bill", args=[session.bill.pk]))
+    html = page.content.decode()
+    back = selectors.bill_summary(session.bill).to_give_back  # 700 ₽ less 30 minutes' price
+    assert back > 0 and f'value="{back // 100}"' in html  # the refund form, filled in
+    assert (
+        "внесено заранее" in html and "Вернуть" in html and '<option value="sbp" selected' in html
+    )
+    assert reverse("billing:refund", args=[session.bill.pk]) in html
+
+
+def minutes(n):
+    return timedelta(minutes=n)
+
+
+# --- payments reconcile (issue 21 item 7) ---------------------------------------------------
+
+
+@pytest.mark.parametrize("receipt", ["12a", "٣٤", "-5", "12345678901", "1 2"])
+def test_a_receipt_number_is_digits(tariffs, table, cashier, shift, receipt):
+    bill = session_between(table, cashier, at(11), at(12)).bill
+    with pytest.raises(ValidationError) as refusal:
+        services.record_payment(
+            bill=bill, method="cash", amount=100_00, receipt_number=receipt, user=cashier
+        )
+    assert refusal.value.error_list[0].code == "receipt"
+    assert not Payment.objects.exists()
+
+
+def test_a_receipt_number_is_not_used_twice_in_a_shift_unless_confirmed(
+    cashier_client, tariffs, table, cashier, shift
+):
+    first = session_between(table, cashier, at(11), at(12)).bill
+    second = session_between(table, cashier, at(12), at(13)).bill
+    pay = {"method": "cash", "amount": 100_00, "receipt_number": "42", "user": cashier}
+    services.record_payment(bill=first, **pay)
+    with pytest.raises(ValidationError) as refusal:
+        services.record_payment(bill=second, **pay)
+    assert refusal.value.error_list[0].code == "receipt_used"
+    url = reverse("billing:pay", args=[second.pk])
+    posted = {"method": "cash", "amount": "100", "receipt_number": "42"}
+    response = cashier_client.post(url, posted, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Чек №42 уже записан в этой смене" in html and 'name="same_receipt"' in html
+    response = cashier_client.post(url, posted | {"same_receipt": "on"})
+    assert response.status_code == 302
+    assert second.payments.count() == 1
+
+
+def test_nothing_brings_a_total_below_what_was_paid(tariffs, table, cashier, shift):
+    """400 ₽ of time and a 300 ₽ beer, 500 paid: removing the beer or a 100 % discount
+    left the total below what was paid (a negative balance: a bill that could never
+    close)."""
+    bill = session_between(table, cashier, at(11), at(12)).bill
+    beer = services.add_bar_item(
+        bill=bill, item=BarItem.objects.create(name="Пиво", price=300_00), quantity=1, user=cashier
+    )
+    services.record_payment(
+        bill=bill, method="cash", amount=500_00, receipt_number="1", user=cashier
+    )
+    services.set_discount(bill=bill, member=PlayerFactory(), discount_percent=10, user=cashier)
+    with pytest.raises(ValidationError) as refusal:
+        services.remove_line(bill=bill, line=beer, user=cashier)
+    assert refusal.value.error_list[0].code == "below_paid"
+    with pytest.raises(ValidationError):
+        services.set_discount(bill=bill, member=PlayerFactory(), discount_percent=100, user=cashier)
+    bill.refresh_from_db()
+    summary = selectors.bill_summary(bill)
+    assert (summary.total, summary.paid, bill.discount_percent) == (660_00, 500_00, 10)
+    assert bill.lines.count() == 2
+
+
+def test_a_member_s_discount_needs_the_member(tariffs, table, cashier):
+    bill = session_between(table, cashier, at(11), at(12)).bill
+    with pytest.raises(ValidationError) as refusal:
+        services.set_discount(bill=bill, member=None, discount_percent=10, user=cashier)
+    assert refusal.value.error_list[0].code == "member"
+    services.set_discount(bill=bill, member=None, discount_percent=0, user=cashier)
+
+
+def test_a_clock_stopped_within_a_second_leaves_a_bill_that_closes_itself(tariffs, table, cashier):
+    session = session_between(table, cashier, at(11), at(11))
+    bill = Bill.objects.get(session=session)
+    assert selectors.bill_summary(bill).total == 0 and bill.paid_at is not None
+    assert bill.audit_entries.filter(action="bill.close").exists()
+
+
+def test_a_booking_cannot_start_in_the_past(table, cashier):
+    book = {"table": table, "name": "Сергей", "phone": "+7 912 345-67-89", "user": cashier}
+    with pytest.raises(ValidationError) as refusal:
+        services.book_table(starts_at=datetime.now(UTC) - timedelta(hours=2), minutes=60, **book)
+    assert refusal.value.error_list[0].code == "past"
+    assert not Reservation.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "started, ended",
+    [
+        ("0001-01-01T10:00:00", "0001-01-01T11:00:00"),  # a 500
+        ("2025-11-30T11:00:00", "2026-11-30T11:00:00"),  # a year: 5,088,700 ₽
+    ],
+)
+def test_a_correction_too_far_back_is_refused_with_a_message(
+    cashier_client, tariffs, table, cashier, started, ended
+):
+    now = datetime.now(UTC).replace(microsecond=0)
+    session = session_between(table, cashier, now - timedelta(hours=2), now - timedelta(hours=1))
+    stretch = session.stretches.get()
+    url = reverse("billing:correct", args=[session.pk])
+    posted = {"stretch": stretch.pk, "started_at": started, "ended_at": ended, "reason": "x"}
+    response = cashier_client.post(url, posted, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert "at most 31 days back" in response.content.decode()
+    stretch.refresh_from_db()
+    assert stretch.started_at == now - timedelta(hours=2)
+
+
+def test_the_price_preview_refuses_the_year_0001(admin_client, tariffs):
+    query = {"kind": "pyramid_12", "start": "0001-01-01T10:00", "end": "0001-01-01T11:00"}
+    response = admin_client.get(reverse("billing:tariffs"), query)
+    assert response.status_code == 200 and "errorlist" in response.content.decode()
+
+
+def test_the_desk_s_running_amount_ticks_with_the_clock(tariffs, table, cashier):
+    """The desk's «so far» stood still at the page's load: it now comes with what it
+    becomes as the clock passes each 15-minute step."""
+    session = services.start_session(table=table, user=cashier, at=at(11))
+    clock = selectors.clock_of(session, now=at(11, 20), tariff=selectors.club_tariff())
+    assert clock.price.total == 200_00  # 20 min → 30 min, the minimum, at 400 ₽/h
+    assert clock.amounts[:3] == [(30 * 60, 300_00), (45 * 60, 400_00), (60 * 60, 500_00)]
+    clock = selectors.clock_of(session, now=at(17, 50), tariff=selectors.club_tariff())
+    # 6 h 50 min → 7 h at 400 ₽/h; past 18:00 the evening's 700 ₽/h
+    assert clock.price.total == 2800_00
+    assert clock.amounts[:2] == [(7 * 3600, 2800_00 + 175_00), (7 * 3600 + 900, 2800_00 + 350_00)]
+
+
+def test_negative_money_is_written_with_the_minus_sign():
+    """«−350,00 ₽» (U+2212), as every negative figure of the site, not «-350,00 ₽»."""
+    with translation.override("ru"):
+        assert money(-1234_50) == "\u2212" + money(1234_50)
+        assert "-" not in money(-350_00)

@@ -10,7 +10,15 @@ from django.urls import reverse
 from django.utils import translation
 
 from billing import selectors, services
-from billing.models import AuditEntry, BillingSettings, SessionStatus, Stretch, TableSession
+from billing.models import (
+    AuditEntry,
+    Bill,
+    BillingSettings,
+    SessionStatus,
+    Shift,
+    Stretch,
+    TableSession,
+)
 from tables import services as tables_services
 from tests.factories import GameFactory, TableFactory, UserFactory
 from toolbox.roles import MARKERS
@@ -43,6 +51,16 @@ class refused:
 @pytest.fixture
 def table(db):
     return TableFactory(number=1, kind="pyramid_12")
+
+
+def start_prepaid(table, cashier, minutes, *, at=None, amount=700_00, receipt="1"):
+    """A prepaid clock: paid up front in cash, in a shift opened for it if none is."""
+    if not Shift.objects.filter(is_open=True).exists():
+        services.open_shift(user=cashier, opening_cash=0)
+    tender = services.Tender(method="cash", amount=amount, receipt_number=receipt)
+    return services.start_session(
+        table=table, user=cashier, prepaid_minutes=minutes, tender=tender, at=at
+    )
 
 
 def test_start_pause_resume_stop_and_the_price(tariffs, table, cashier):
@@ -173,7 +191,7 @@ def test_corrections_never_overlap_or_reach_the_future(table, cashier):
 
 
 def test_prepaid_clock_warns_at_10_and_1_minutes(table, cashier):
-    session = services.start_session(table=table, user=cashier, prepaid_minutes=60, at=MONDAY_11)
+    session = start_prepaid(table, cashier, 60, at=MONDAY_11)
     levels = [
         selectors.clock_of(session, now=MONDAY_11 + timedelta(seconds=s)).warning
         for s in (0, 3000 - 1, 3000, 3540 - 1, 3540, 3600, 4000)
@@ -183,7 +201,7 @@ def test_prepaid_clock_warns_at_10_and_1_minutes(table, cashier):
 
 def test_a_prepaid_clock_past_its_time_shows_none_left_not_a_negative_time(table, cashier):
     """The page as served (before clock.js ticks, or without it) said «осталось -0:06:40»."""
-    session = services.start_session(table=table, user=cashier, prepaid_minutes=60, at=MONDAY_11)
+    session = start_prepaid(table, cashier, 60, at=MONDAY_11)
     clock = selectors.clock_of(session, now=MONDAY_11 + timedelta(seconds=4000))
     with translation.override("ru"):
         html = render_to_string("billing/partials/clock.html", {"clock": clock})
@@ -222,9 +240,9 @@ def test_only_cashiers_and_admins_reach_the_desk(client, admin_user, table):
 
 def test_desk_starts_pauses_and_stops_with_htmx(cashier_client, tariffs, table):
     htmx = {"HTTP_HX_REQUEST": "true"}
-    response = cashier_client.post(
-        reverse("billing:start", args=[1]), {"prepaid_minutes": "90"}, **htmx
-    )
+    services.open_shift(user=UserFactory(), opening_cash=0)
+    prepaid = {"prepaid_minutes": "90", "method": "cash", "receipt_number": "17"}
+    response = cashier_client.post(reverse("billing:start", args=[1]), prepaid, **htmx)
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="desk-table-1"' in html and 'data-prepaid="5400"' in html
@@ -451,3 +469,111 @@ def test_the_admin_and_the_tables_page_refuse_to_take_a_clocked_table_out(
     assert table.is_active and not table.out_of_service
     desk = admin_client.get(reverse("billing:desk")).content.decode()
     assert 'id="desk-table-1"' in desk and "data-clock" in desk
+
+
+# --- open bills are never lost (issue 21 item 6) ----------------------------------------
+
+
+def test_the_desk_lists_every_unpaid_bill_and_the_table_links_to_its_own(
+    cashier_client, tariffs, table, cashier
+):
+    anna = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=anna, user=cashier, at=MONDAY_11 + minutes(60))
+    bill = anna.bill
+    services.add_payer(bill=bill, name="Анна", user=cashier)
+    desk = cashier_client.get(reverse("billing:desk"), HTTP_ACCEPT_LANGUAGE="ru")
+    html = desk.content.decode()
+    url = reverse("billing:bill", args=[bill.pk])
+    assert "Неоплаченные счета" in html and html.count(f'href="{url}"') == 2  # list, card
+    assert "Анна" in html and "400,00" in html and "30.11 12:00" in html
+    session_page = cashier_client.get(reverse("billing:session", args=[anna.pk]))
+    assert f'href="{url}"' in session_page.content.decode()
+
+
+def test_closing_a_shift_over_unpaid_bills_or_running_clocks_warns_and_lists_them(
+    cashier_client, tariffs, table, cashier
+):
+    shift = services.open_shift(user=cashier, opening_cash=0)
+    paid_late = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=paid_late, user=cashier, at=MONDAY_11 + minutes(60))
+    running = services.start_session(table=TableFactory(number=2), user=cashier)
+    with translation.override("en"), pytest.raises(ValidationError) as refusal:
+        services.close_shift(shift=shift, user=cashier, counted_cash=0)
+    message = refusal.value.messages[0]
+    assert f"bill {paid_late.bill.pk}, table 1, 400.00 ₽ to pay" in message
+    assert "the clock of table 2 since" in message
+    page = cashier_client.get(reverse("billing:shift"), HTTP_ACCEPT_LANGUAGE="ru")
+    html = page.content.decode()
+    assert "Ещё не закрыто" in html
+    assert reverse("billing:session", args=[running.pk]) in html
+    response = cashier_client.post(
+        reverse("billing:shift"), {"op": "close", "counted_cash": "0"}, HTTP_ACCEPT_LANGUAGE="ru"
+    )
+    assert response.status_code == 400
+    shift.refresh_from_db()
+    assert shift.is_open
+    response = cashier_client.post(
+        reverse("billing:shift"),
+        {"op": "close", "counted_cash": "0", "leave_open_business": "on"},
+    )
+    assert response.status_code == 302
+    shift.refresh_from_db()
+    assert not shift.is_open
+
+
+def test_a_clock_started_by_mistake_is_voided_with_a_reason_and_leaves_no_bill(
+    cashier_client, table, cashier
+):
+    session = services.start_session(table=table, user=cashier)
+    url = reverse("billing:void", args=[session.pk])
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    assert cashier_client.post(url, {"reason": " "}, **htmx).status_code == 409
+    response = cashier_client.post(url, {"reason": "wrong table"}, **htmx)
+    assert response.status_code == 200
+    session.refresh_from_db()
+    assert session.status == SessionStatus.VOIDED
+    assert not Stretch.objects.filter(session=session).exists()
+    assert not Bill.objects.filter(session=session).exists()
+    entry = session.audit_entries.get(action="session.void")
+    assert entry.reason == "wrong table"
+    services.start_session(table=table, user=cashier)  # the table is free again
+
+
+def test_a_clock_is_voided_only_in_its_first_minutes(table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    with refused("late"):
+        services.void_session(session=session, reason="too late", user=cashier)
+    session.refresh_from_db()
+    assert session.status == SessionStatus.RUNNING
+
+
+def test_a_stopped_session_is_not_paused_and_a_paid_one_offers_no_correction(
+    cashier_client, tariffs, table, cashier
+):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(60))
+    url = reverse("billing:session", args=[session.pk])
+    html = cashier_client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "пауза" not in html and 'id="correct"' in html
+    services.open_shift(user=cashier, opening_cash=0)
+    services.record_payment(
+        bill=session.bill, method="cash", amount=400_00, receipt_number="9", user=cashier
+    )
+    html = cashier_client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert 'id="correct"' not in html and "Исправить" not in html
+
+
+def test_the_correction_form_follows_the_chosen_stretch(cashier_client, table, cashier):
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.pause_session(session=session, user=cashier, at=MONDAY_11 + minutes(10))
+    services.resume_session(session=session, user=cashier, at=MONDAY_11 + minutes(20))
+    services.stop_session(session=session, user=cashier, at=MONDAY_11 + minutes(30))
+    first, _second = session.stretches.all()
+    url = reverse("billing:session", args=[session.pk])
+    html = cashier_client.get(url).content.decode()
+    assert f'hx-get="{url}"' in html  # the stretch list asks for its stretch's times
+    part = cashier_client.get(
+        url, {"stretch": first.pk}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="correct"
+    ).content.decode()
+    assert part.lstrip().startswith('<section class="card" id="correct">')
+    assert 'value="2026-11-30T11:00:00"' in part and 'value="2026-11-30T11:10:00"' in part

@@ -38,7 +38,9 @@ def test_the_target_clears_the_clock_and_the_handicap_stays_at_the_end(
     cashier = UserFactory(username="cashier-board", groups=[CASHIERS])
     # prepaid time run out: the clock at its widest, with its warning
     started = datetime.now(UTC) - timedelta(minutes=75)
-    billing.start_session(table=table, user=cashier, prepaid_minutes=60, at=started)
+    billing.open_shift(user=cashier, opening_cash=0)  # prepaid time is paid up front
+    tender = billing.Tender(method="cash", amount=None, receipt_number="1")
+    billing.start_session(table=table, user=cashier, prepaid_minutes=60, tender=tender, at=started)
     game = start(table, "pyramid_combined", NAMES, marker_user, weaker_seat=0, returned_pots=2)
     strokes = [ev("pot", count=2), ev("stroke"), ev("pot", count=6), ev("stroke")]
     record(game, marker_user, *strokes, ev("pot", count=6))  # 8 : 4, two of B's returned
