@@ -110,6 +110,8 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
             for _ in range(rng.randint(2, 3)):
                 start = cursor
                 length = timedelta(minutes=rng.randint(35, 150))
+                if start + length + timedelta(minutes=12) > now:
+                    break  # loaded after midnight: yesterday's evening ends now, not later
                 session = services.start_session(table=table, user=user, at=start)
                 mode = modes[sessions % len(modes)]
                 pair = rng.sample(players, 2)
@@ -173,7 +175,7 @@ def load_demo_history(*, tables, players, user, marker, now=None, days=7, seed=1
             shift=shift,
             user=user,
             counted_cash=expected - rng.choice([0, 0, 0, 100_00, 50_00]),
-            at=noon + timedelta(hours=15),
+            at=min(noon + timedelta(hours=15), now - timedelta(minutes=1)),
         )
     services.open_shift(user=user, opening_cash=5000_00)
     tonight = timezone.localtime(now).replace(minute=0, second=0, microsecond=0)

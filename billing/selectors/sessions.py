@@ -99,26 +99,30 @@ def clock_of(session, now=None, tariff=None):
 
 
 def amounts_ahead(session, clock, tariff, count=AMOUNTS_AHEAD):
-    """What the running ``clock``'s total becomes as it ticks: the played time is charged
-    rounded up to the step (or the minimum), so the total changes when the elapsed time
-    passes a multiple of the step, ``t``; from then to ``t + step`` it is the price of
-    ``t + step`` played. The next ``count`` of them, [(t, kopecks)]."""
+    """What the running ``clock``'s total becomes as it ticks. The played time ``p`` is
+    charged rounded up to the step, at least the minimum: ``max(ceil(p / step) × step,
+    minimum)``, which changes only when ``p`` passes 0 or a multiple of the step, ``t``;
+    from then on the total is the price of that charged time. The next ``count`` of them,
+    [(t, kopecks)]."""
     if not clock.running or clock.price is None:
         return []
     step, minimum = tariff.step, tariff.minimum
     intervals = played(session, clock.now)
     running = max(intervals, key=lambda interval: interval.start)
     others = [interval for interval in intervals if interval is not running]
-    first = max(-(-clock.elapsed // step), (minimum - step) // step + 1, 0)
+    first = max(-(-clock.elapsed // step), (minimum - step) // step + 1, 1)
+    thresholds = [0] if clock.elapsed == 0 else []
+    thresholds += [k * step for k in range(first, first + count)]
     amounts = []
-    for k in range(first, first + count):
-        charged_until = running.start + timedelta(seconds=(k + 1) * step - clock.base)
+    for threshold in thresholds[:count]:
+        charged = max(-(-(threshold + 1) // step) * step, minimum)
+        charged_until = running.start + timedelta(seconds=charged - clock.base)
         extended = replace(running, end=max(charged_until, running.start))
         try:
             total = tariff.price([*others, extended]).total
         except ValueError:
             break
-        amounts.append((k * step, total))
+        amounts.append((threshold, total))
     return amounts
 
 

@@ -1,13 +1,14 @@
 """Bills, payments, shifts, reports and bookings through the services and the pages."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from billing import selectors, services
+from billing.demo import load_demo_history, load_demo_tariffs
 from billing.labels import money
 from billing.models import (
     AuditEntry,
@@ -16,7 +17,9 @@ from billing.models import (
     Payment,
     Reservation,
     ReservationStatus,
+    Shift,
     SplitMode,
+    Stretch,
     TableSession,
 )
 from games.models import Game, GameStatus, Outcome, Seat
@@ -539,6 +542,9 @@ def test_the_desk_s_running_amount_ticks_with_the_clock(tariffs, table, cashier)
     """The desk's «so far» stood still at the page's load: it now comes with what it
     becomes as the clock passes each 15-minute step."""
     session = services.start_session(table=table, user=cashier, at=at(11))
+    clock = selectors.clock_of(session, now=at(11), tariff=selectors.club_tariff())
+    assert clock.price.total == 0  # not a second played yet; then the 30-minute minimum
+    assert clock.amounts[:2] == [(0, 200_00), (30 * 60, 300_00)]
     clock = selectors.clock_of(session, now=at(11, 20), tariff=selectors.club_tariff())
     assert clock.price.total == 200_00  # 20 min → 30 min, the minimum, at 400 ₽/h
     assert clock.amounts[:3] == [(30 * 60, 300_00), (45 * 60, 400_00), (60 * 60, 500_00)]
@@ -553,3 +559,19 @@ def test_negative_money_is_written_with_the_minus_sign():
     with translation.override("ru"):
         assert money(-1234_50) == "\u2212" + money(1234_50)
         assert "-" not in money(-350_00)
+
+
+def test_the_demo_loaded_after_midnight_makes_nothing_that_ends_in_the_future(cashier):
+    """Loaded at 00:30, yesterday's shift closed at 03:00 — in the future."""
+    load_demo_tariffs()
+    tables = [TableFactory(number=n) for n in (1, 2, 3)]
+    players = [PlayerFactory() for _ in range(6)]
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    half_past_midnight = datetime.combine(tomorrow, time(0, 30), tzinfo=selectors.club_tz())
+    created = load_demo_history(
+        tables=tables, players=players, user=cashier, marker=cashier, now=half_past_midnight
+    )
+    assert created > 0
+    assert not Shift.objects.filter(closed_at__gt=half_past_midnight).exists()
+    assert not Stretch.objects.filter(ended_at__gt=half_past_midnight).exists()
+    assert not Payment.objects.filter(at__gt=half_past_midnight).exists()
