@@ -10,6 +10,7 @@ from django.http import Http404
 from django.urls import Resolver404, resolve
 from django.utils.translation import get_language
 
+from boards.feeds import table_exists
 from boards.polls import FREE, rendered, table_fingerprint
 from broadcast.scoreboard import table_scoreboard
 from live import topics
@@ -45,6 +46,6 @@ def feed_for_path(path):
     if match.view_name != "api-v1:table_stream":
         return None
     number = parse_id(str(match.kwargs.get("number", "")))
-    if not number or number > 32767 or table_fingerprint(number) is None:
+    if not number or number > 32767 or not table_exists(number):
         raise Http404("no such table")
     return table_feed(number)

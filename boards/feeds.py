@@ -2,6 +2,8 @@
 the same per-fingerprint render cache as their polls (``boards.polls``), so a change is
 rendered once per language whether a TV polls or holds a stream."""
 
+import time
+
 from django.http import Http404
 from django.urls import Resolver404, resolve
 from django.utils.translation import get_language
@@ -10,6 +12,10 @@ from boards.fragments import render_table, render_wall
 from boards.polls import FREE, rendered, table_fingerprint, wall_fingerprint
 from live import topics
 from live.streams import Feed
+from tables.models import Table
+
+KNOWN_TABLES_SECONDS = 10  # how long this process trusts its list of the tables' numbers
+_known = {"numbers": frozenset(), "until": 0.0}
 
 
 def table_feed(number):
@@ -39,9 +45,26 @@ def feed_for_path(path):
         return None
     if match.view_name == "games:board_stream":
         number = match.kwargs["number"]
-        if table_fingerprint(number) is None:
+        if not table_exists(number):
             raise Http404("no such table")
         return table_feed(number)
     if match.view_name == "games:wall_stream":
         return wall_feed()
     return None
+
+
+def forget_tables():
+    """This process reads the tables' numbers afresh on the next stream (tests)."""
+    _known["until"] = 0.0
+
+
+def table_exists(number):
+    """Whether table ``number`` exists: from this process's list of the numbers, read at most
+    every ``KNOWN_TABLES_SECONDS`` (10,000 phones opening a final's stream cost one query,
+    not one each); a number not on it is looked up, so a new table is found at once."""
+    if time.monotonic() >= _known["until"]:
+        _known["numbers"] = frozenset(Table.objects.values_list("number", flat=True))
+        _known["until"] = time.monotonic() + KNOWN_TABLES_SECONDS
+    if number in _known["numbers"]:
+        return True
+    return Table.objects.filter(number=number).exists()

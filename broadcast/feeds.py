@@ -8,6 +8,7 @@ as it reaches the table's board: the same hub, the same wake-up.
 from django.http import Http404
 from django.urls import Resolver404, resolve
 
+from boards.feeds import table_exists
 from boards.polls import table_fingerprint
 from broadcast import fragments
 from live import topics
@@ -68,7 +69,7 @@ def feed_for_path(path):
         return None
     name, kwargs = match.view_name, match.kwargs
     if name == "broadcast:table_overlay_stream":
-        if table_fingerprint(kwargs["number"]) is None:
+        if not table_exists(kwargs["number"]):
             raise Http404("no such table")
         return table_overlay_feed(kwargs["number"])
     if name in ("broadcast:tournament_overlay_stream", "broadcast:bracket_stream"):

@@ -92,21 +92,26 @@ class StreamRouter:
         if scope["method"] == "HEAD":
             return await send({"type": "http.response.body"})
         events = async_events(feed, language, shown, settings.LIVE_STREAM_SECONDS)
-        streaming = asyncio.ensure_future(_pump(events, send))
+        # One task a screen: this one pumps the events; a small one waits for the client to
+        # leave and then cancels it (each screen's memory counts: bench/board_push.py).
+        pumping = asyncio.current_task()
         listening = asyncio.ensure_future(_until_disconnect(receive))
+        left = lambda _task: pumping.cancel()  # noqa: E731
+        listening.add_done_callback(left)
         try:
-            await asyncio.wait({streaming, listening}, return_when=asyncio.FIRST_COMPLETED)
+            await _pump(events, send)
+        except asyncio.CancelledError:
+            if not listening.done():
+                raise  # the server is stopping, not the client leaving
+            return  # the client went away
+        except SlowClient:
+            # Returning without ending the response: uvicorn closes the connection.
+            logger.warning("live: a screen stopped reading %s; its stream is dropped", path)
+            return
         finally:
-            for task in (streaming, listening):
-                task.cancel()
-            await asyncio.gather(streaming, listening, return_exceptions=True)
-        if streaming.done() and not streaming.cancelled():
-            if isinstance(streaming.exception(), SlowClient):
-                # Returning without ending the response: uvicorn closes the connection.
-                logger.warning("live: a screen stopped reading %s; its stream is dropped", path)
-                return
-            if streaming.exception() is None:
-                await send({"type": "http.response.body"})  # the stream's time is up
+            listening.remove_done_callback(left)
+            listening.cancel()
+        await send({"type": "http.response.body"})  # the stream's time is up
 
 
 def _language(request):

@@ -7,6 +7,7 @@ import shutil
 import pytest
 from django.core.cache import cache
 
+from boards import feeds as board_feeds
 from live import hub as hubs
 from live import streams
 from records import rating
@@ -37,6 +38,7 @@ def fresh_caches():
     cache.clear()
     rating.forget(stored=False)
     streams.forget()
+    board_feeds.forget_tables()
     yield
     cache.clear()
     rating.forget(stored=False)

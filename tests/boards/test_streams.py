@@ -7,11 +7,12 @@ import time
 
 import pytest
 from django.db import connections
+from django.http import Http404
 from django.test import AsyncClient, Client
 
 from live import hub as hubs
 from live import streams
-from tests.factories import ev, record, start
+from tests.factories import TableFactory, ev, record, start
 from tests.helpers import run_async, shown_fp
 
 BOARD = "/tables/3/board/"
@@ -277,3 +278,18 @@ def test_uvicorn_s_word_for_a_dropped_stream_is_a_warning():
         "ASGI callable returned without completing response.", (), None,
     )  # fmt: skip
     assert DroppedStreamFilter().filter(record) and record.levelname == "WARNING"
+
+
+def test_opening_a_stream_costs_no_query_per_screen(table, django_assert_num_queries):
+    """10,000 phones opening the final's stream: the tables' numbers are read once (and again
+    at most every few seconds), not once a screen; a table added meanwhile is found at once."""
+    from boards.feeds import feed_for_path
+
+    feed_for_path(STREAM)
+    with django_assert_num_queries(0):
+        for _ in range(50):
+            assert feed_for_path(STREAM).topic == f"table.{table.number}"
+    TableFactory(number=table.number + 40)
+    assert feed_for_path(f"/tables/{table.number + 40}/board/stream/") is not None
+    with pytest.raises(Http404):
+        feed_for_path("/tables/999/board/stream/")
