@@ -104,8 +104,19 @@ class ActionView:
             if action.pockets
             else []
         )
-        self.max_count = action.max_count
-        details = [bool(self.fouls), bool(self.balls), bool(self.pockets), bool(self.max_count)]
+        optional = set(action.optional)
+        # A foul's optional detail: the balls pocketed on it, spotted (their numbers, or how
+        # many), chosen in its "several fouls" form; the one-tap foul buttons leave it out.
+        self.spot_balls = list(action.extra_balls) if action.fouls else []
+        self.spot_count = action.max_count if action.fouls and "count" in optional else None
+        self.max_count = None if "count" in optional else action.max_count
+        self.returns = action.returns
+        details = [
+            bool(self.fouls),
+            bool(self.balls) and "ball" not in optional,
+            bool(self.pockets) and "pocket" not in optional,
+            bool(self.max_count),
+        ]
         # One tap records it: nothing to choose.
         self.simple = not any(details)
         # Only one thing to choose: a button per choice, one tap records it.

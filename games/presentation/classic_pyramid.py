@@ -8,6 +8,7 @@ from django.db.models import Avg
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from games.i18n import render_message
 from games.presentation.base import Figure, Presentation, stat_float
 from games.presentation.pyramid import (
     BALLS_PER_GAME,
@@ -56,16 +57,21 @@ class ClassicPresentation(NamedHandicap, Presentation):
     def console_seat_figures(self, state, seat):
         return [(_("balls"), len(state.shelves[seat])), (_("fouls"), state.fouls[seat])]
 
-    action_templates = {classic_pyramid.POT: "games/presentation/classic_pyramid.html#pot"}
+    # «Заказ не выполнен» is the pot form's second button: the call the marker gave goes with it.
+    action_templates = {
+        classic_pyramid.POT: "games/presentation/classic_pyramid.html#pot",
+        classic_pyramid.STROKE: "games/presentation/classic_pyramid.html#stroke",
+    }
 
     def action_context(self, state, action):
         """What the pot form shows: each ball's points, and what the preview adds up."""
         if action.kind != classic_pyramid.POT:
             return {}
-        stronger = state.settings.handicap.stronger_seat
+        stroke = next(a for a in classic_pyramid.legal_actions(state) if a.kind == "stroke")
         return {
             "balls": numbered(action.balls, state.table),
-            "returns": state.to_return if state.turn == stronger else 0,
+            "returns": action.returns,
+            "stroke_label": render_message(stroke.label),
             "table_count": len(state.table),
             "bonus": LAST_BALL_BONUS,
             "last_ball": stroke_points(state, state.table[0]).points

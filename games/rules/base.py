@@ -10,9 +10,11 @@ Messages
     %-format parameters. The Django side renders it with ``gettext(msgid) % params``.
 
 Events
-    ``Event(kind, fouls=(), ball=None, pocket=None, count=None, extra_balls=())``: what the
-    marker recorded (``extra_balls``: other numbered balls that fell with ``ball``, for games
-    that score balls by number). Stored as ``kind`` + ``payload`` (``event.to_payload()`` /
+    ``Event(kind, fouls=(), ball=None, pocket=None, count=None, extra_balls=(), returned=())``:
+    what the marker recorded (``extra_balls``: other numbered balls that fell with ``ball``,
+    for games that score balls by number, or that fell on a foul and were spotted;
+    ``returned``: which of the balls that fell a handicap puts back, where the marker
+    chooses). Stored as ``kind`` + ``payload`` (``event.to_payload()`` /
     ``Event.from_payload(kind, p)``); whole numbers only (a count of 2.5 is malformed).
     The kind ``"undo"`` is handled by ``replay`` for every game: it drops the last effective
     event.
@@ -23,8 +25,13 @@ Actions
     ``fouls`` is offered; several fouls in one stroke are penalised once), a ``ball`` from
     ``balls`` (when offered), a ``pocket`` from ``pockets`` (when offered; ``default_pocket`` is
     the designated one), a ``count`` from 1 to ``max_count`` (when offered), and any subset of
-    ``extra_balls`` other than ``ball`` as the event's ``extra_balls`` (when offered). ``apply``
-    accepts every such event: the UI offers exactly these buttons.
+    ``extra_balls`` other than ``ball`` as the event's ``extra_balls`` (when offered). A detail
+    named in ``optional`` may also be left out (the classic pyramid's call on a stroke that
+    pocketed nothing; the balls spotted after a foul). With ``returns`` > 0 the event may name
+    as ``returned`` which of the balls that fell (``ball`` and its ``extra_balls``) the
+    handicap puts back: as many as it puts back, min(``returns``, the balls that fell); left
+    out, the game's own order applies. ``apply`` accepts every such event: the UI offers
+    exactly these buttons.
 
 Variants
     Each game module exposes ``VARIANT: Variant`` (see the class). States are frozen
@@ -146,12 +153,13 @@ class Event:
     pocket: Pocket | None = None
     count: int | None = None
     extra_balls: tuple[int, ...] = ()
+    returned: tuple[int, ...] = ()
 
     def has_whole_numbers(self) -> bool:
         """Its ball, count and balls are true ints (not 2.5, True or "3") where given."""
         return all(
             value is None or (isinstance(value, int) and not isinstance(value, bool))
-            for value in (self.ball, self.count, *self.extra_balls)
+            for value in (self.ball, self.count, *self.extra_balls, *self.returned)
         )
 
     def to_payload(self) -> dict[str, Any]:
@@ -166,6 +174,8 @@ class Event:
             payload["count"] = self.count
         if self.extra_balls:
             payload["balls"] = list(self.extra_balls)
+        if self.returned:
+            payload["returned"] = list(self.returned)
         return payload
 
     @classmethod
@@ -188,6 +198,7 @@ class Event:
                 pocket=None if pocket in (None, "") else Pocket(pocket),
                 count=payload.get("count"),
                 extra_balls=tuple(payload.get("balls", ()) or ()),
+                returned=tuple(payload.get("returned", ()) or ()),
             )
         except (TypeError, ValueError) as exc:
             raise _malformed_payload() from exc
@@ -227,6 +238,8 @@ class Action:
     default_pocket: Pocket | None = None
     max_count: int | None = None
     extra_balls: tuple[int, ...] = ()
+    optional: tuple[str, ...] = ()  # details ("ball", "pocket", "count") that may be left out
+    returns: int = 0  # at most this many of the balls that fell go back (the handicap)
 
     def event(
         self,
@@ -239,14 +252,14 @@ class Action:
     ) -> Event:
         """The event this button sends. Details not given default to the first foul offered,
         the first ball offered, the designated (else the first) pocket offered, a count of 1,
-        no extra balls."""
+        no extra balls (an optional detail not given is left out)."""
         if self.fouls and not fouls:
             fouls = self.fouls[:1]
-        if self.balls and ball is None:
+        if self.balls and ball is None and "ball" not in self.optional:
             ball = self.balls[0]
-        if self.pockets and pocket is None:
+        if self.pockets and pocket is None and "pocket" not in self.optional:
             pocket = self.default_pocket or self.pockets[0]
-        if self.max_count and count is None:
+        if self.max_count and count is None and "count" not in self.optional:
             count = 1
         return Event(self.kind, tuple(fouls or ()), ball, pocket, count, tuple(extra_balls))
 
@@ -260,9 +273,24 @@ class Action:
         ball = self.balls[choose(len(self.balls))] if self.balls else None
         pocket = self.pockets[choose(len(self.pockets))] if self.pockets else None
         count = choose(self.max_count) + 1 if self.max_count else None
+        # An optional detail: left out one time in two.
+        if "ball" in self.optional and choose(2):
+            ball = None
+        if "pocket" in self.optional and choose(2):
+            pocket = None
+        if "count" in self.optional and choose(2):
+            count = None
         # Extra balls: each of the others offered falls with probability about 1/8.
         extra = tuple(b for b in self.extra_balls if b != ball and choose(8) == 0)
-        return Event(self.kind, fouls, ball, pocket, count, extra)
+        returned: tuple[int, ...] = ()
+        fallen = (ball, *extra) if ball is not None else ()
+        if self.returns and fallen and choose(2):  # the marker names them, else the default
+            back = list(fallen)
+            for i in range(len(back) - 1, 0, -1):  # a shuffle by ``choose``
+                j = choose(i + 1)
+                back[i], back[j] = back[j], back[i]
+            returned = tuple(back[: min(self.returns, len(fallen))])
+        return Event(self.kind, fouls, ball, pocket, count, extra, returned)
 
 
 @dataclass(frozen=True)
@@ -466,38 +494,38 @@ def malformed(what: Message) -> RuleViolation:
     return RuleViolation("malformed_event", what)
 
 
+# A detail an event may carry or leave out (``expect_details(event, ball=MAY)``).
+MAY = "may"
+
+
 def expect_details(
     event: Event,
     *,
-    fouls: bool = False,
-    ball: bool = False,
-    pocket: bool = False,
-    count: bool = False,
+    fouls: bool | str = False,
+    ball: bool | str = False,
+    pocket: bool | str = False,
+    count: bool | str = False,
     extra_balls: bool = False,
+    returned: bool = False,
 ) -> None:
-    """Rejects an event that lacks a detail its kind needs or carries one it does not take
-    (``extra_balls`` may be empty when allowed: a stroke that pocketed one ball), or whose
-    numbers are not true ints (2.5, True, "3": however the event was built)."""
+    """Rejects an event that lacks a detail its kind needs (True) or carries one it does not
+    take (False); a detail given as ``MAY`` may be there or not (``extra_balls`` and
+    ``returned``, when allowed, may always be empty: a stroke that pocketed one ball). Also
+    refuses numbers that are not true ints (2.5, True, "3": however the event was built)."""
     check_whole_numbers(event)
-    present = (bool(event.fouls), event.ball is not None, event.pocket is not None)
-    if (
-        present == (fouls, ball, pocket)
-        and (event.count is not None) == count
-        and (extra_balls or not event.extra_balls)
-    ):
-        return
     for name, wanted, there in (
-        ("fouls", fouls, present[0]),
-        ("ball", ball, present[1]),
-        ("pocket", pocket, present[2]),
+        ("fouls", fouls, bool(event.fouls)),
+        ("ball", ball, event.ball is not None),
+        ("pocket", pocket, event.pocket is not None),
         ("count", count, event.count is not None),
-        ("balls", extra_balls, bool(event.extra_balls)),
+        ("balls", MAY if extra_balls else False, bool(event.extra_balls)),
+        ("returned", MAY if returned else False, bool(event.returned)),
     ):
-        if wanted and not there and name != "balls":
+        if wanted is True and not there:
             raise malformed(
                 Message(gettext_noop("This event needs its “%(detail)s”."), {"detail": name})
             )
-        if there and not wanted:
+        if there and wanted is False:
             raise malformed(
                 Message(gettext_noop("This event takes no “%(detail)s”."), {"detail": name})
             )

@@ -20,10 +20,14 @@ Decisions (listed in ``VARIANT.decisions`` or marked on the settings):
 - The table cleared before anyone reached the target (fouls cost points): the higher score
   wins, equal scores are a draw.
 - The handicap: the weaker starts with ``head_start`` points; the stronger's first
-  ``returned_pots`` balls pocketed are spotted back, the called ball first.
+  ``returned_pots`` balls pocketed are spotted back. When a stroke pockets more balls than are
+  still to go back, the marker names those spotted (``returned``); if he does not, the called
+  ball goes back first, then the others in number order.
 
 Events: ``pot`` (ball: the called ball, pocket: the called pocket, extra_balls: the other
-balls that fell with it), ``stroke`` (nothing pocketed as called), ``foul`` (fouls).
+balls that fell with it, returned: those of them the handicap puts back, optional),
+``stroke`` (nothing pocketed as called; ball and pocket: the call, when the marker gave it),
+``foul`` (fouls; extra_balls: the balls pocketed on it, spotted, when the marker gave them).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import ADVICE_HEAD_START_POINTS
+from .base import MAY
 from .base import Action
 from .base import Event
 from .base import Message
@@ -57,6 +62,7 @@ from .pyramid import CUE_BALL_POCKETED
 from .pyramid import HANDICAP_DECISION
 from .pyramid import HANDICAP_SOURCE
 from .pyramid import PYRAMID
+from .pyramid import SPOTTED_DECISION
 from .pyramid import WINNING_FOUL_DECISION
 from .pyramid import HandicapSettings
 from .pyramid import PointsState
@@ -71,6 +77,7 @@ from .pyramid import points_seat_stats
 from .pyramid import split_returned
 from .pyramid import table_cleared_result
 from .pyramid import with_ending
+from .pyramid import with_spotted
 
 BALLS: tuple[int, ...] = tuple(range(1, 16))
 ACE = 1
@@ -179,6 +186,7 @@ def initial_state(settings: Settings) -> State:
 def legal_actions(state: State) -> tuple[Action, ...]:
     if state.finished:
         return ()
+    stronger = state.settings.handicap.stronger_seat
     return (
         Action(
             POT,
@@ -186,9 +194,19 @@ def legal_actions(state: State) -> tuple[Action, ...]:
             balls=state.table,
             pockets=tuple(Pocket),
             extra_balls=state.table,
+            returns=state.to_return if state.turn == stronger else 0,
         ),
-        Action(STROKE, Message(gettext_noop("Nothing pocketed as called"))),
-        Action(FOUL, Message(gettext_noop("Foul")), fouls=tuple(FOUL_LABELS)),
+        # the call, when the marker gave it, stays in the log
+        Action(
+            STROKE,
+            Message(gettext_noop("Nothing pocketed as called")),
+            balls=state.table,
+            pockets=tuple(Pocket),
+            optional=("ball", "pocket"),
+        ),
+        Action(
+            FOUL, Message(gettext_noop("Foul")), fouls=tuple(FOUL_LABELS), extra_balls=state.table
+        ),
     )
 
 
@@ -203,17 +221,21 @@ class Stroke:
     points: int
 
 
-def stroke_points(state: State, ball: int, extra_balls: Iterable[int] = ()) -> Stroke:
+def stroke_points(
+    state: State, ball: int, extra_balls: Iterable[int] = (), returned: Iterable[int] = ()
+) -> Stroke:
     """The points of pocketing the called ``ball`` with ``extra_balls`` (assumed on the
-    table); ``apply`` checks them first."""
+    table), the handicap putting back ``returned`` (as the marker named them) or else the
+    called ball first, then the others in number order; ``apply`` checks them first."""
     fallen = (ball, *sorted(set(extra_balls) - {ball}))
     count = split_returned(
         state.to_return, state.turn, state.settings.handicap.stronger_seat, len(fallen)
     )
-    kept = fallen[count:]
+    back = tuple(b for b in fallen if b in set(returned)) if returned else fallen[:count]
+    kept = tuple(b for b in fallen if b not in back)
     clears = bool(kept) and len(kept) == len(state.table)
     bonus = LAST_BALL_BONUS if clears else 0
-    return Stroke(fallen, fallen[:count], kept, bonus, sum(value(b) for b in kept) + bonus)
+    return Stroke(fallen, back, kept, bonus, sum(value(b) for b in kept) + bonus)
 
 
 def _check_ball(state: State, ball: Any) -> int:
@@ -232,15 +254,57 @@ def _check_ball(state: State, ball: Any) -> int:
     return ball
 
 
+def _check_pocket(event: Event) -> None:
+    if not isinstance(event.pocket, Pocket):
+        raise malformed(Message(gettext_noop("Unknown pocket.")))
+
+
+def _check_listed_once(balls: tuple[int, ...]) -> None:
+    if len(set(balls)) != len(balls):
+        raise malformed(Message(gettext_noop("A ball is listed more than once.")))
+
+
+def _check_returned(state: State, event: Event) -> None:
+    """The balls the marker names as put back by the handicap: balls that fell on this
+    stroke, each once, as many as the handicap puts back."""
+    if not event.returned:
+        return
+    fallen = (event.ball, *event.extra_balls)
+    back = split_returned(
+        state.to_return, state.turn, state.settings.handicap.stronger_seat, len(fallen)
+    )
+    if back == 0:
+        raise RuleViolation(
+            "nothing_returned",
+            Message(gettext_noop("No ball goes back on this stroke: the handicap does not apply.")),
+        )
+    for ball in event.returned:
+        if ball not in fallen:
+            raise malformed(
+                Message(
+                    gettext_noop("Ball %(ball)s did not fall on this stroke: it cannot go back."),
+                    {"ball": ball},
+                )
+            )
+    _check_listed_once(event.returned)
+    if len(event.returned) != back:
+        raise RuleViolation(
+            "returned_count",
+            Message(
+                gettext_noop("Of the balls that fell, the handicap puts back: %(count)s."),
+                {"count": back},
+            ),
+        )
+
+
 def apply(state: State, event: Event) -> State:
     if state.finished:
         raise game_over()
     kind = event.kind
     seat = state.turn
     if kind == POT:
-        expect_details(event, ball=True, pocket=True, extra_balls=True)
-        if not isinstance(event.pocket, Pocket):
-            raise malformed(Message(gettext_noop("Unknown pocket.")))
+        expect_details(event, ball=True, pocket=True, extra_balls=True, returned=True)
+        _check_pocket(event)
         called = _check_ball(state, event.ball)
         for ball in event.extra_balls:
             if _check_ball(state, ball) == called:
@@ -250,9 +314,9 @@ def apply(state: State, event: Event) -> State:
                         {"ball": ball},
                     )
                 )
-        if len(set(event.extra_balls)) != len(event.extra_balls):
-            raise malformed(Message(gettext_noop("A ball is listed more than once.")))
-        stroke = stroke_points(state, called, event.extra_balls)
+        _check_listed_once(event.extra_balls)
+        _check_returned(state, event)
+        stroke = stroke_points(state, called, event.extra_balls, event.returned)
         scores = bump(state.scores, seat, stroke.points)
         table = tuple(b for b in state.table if b not in stroke.kept)
         run = state.run + len(stroke.fallen)
@@ -277,11 +341,18 @@ def apply(state: State, event: Event) -> State:
             result=result,
         )
     if kind == STROKE:
-        expect_details(event)
+        expect_details(event, ball=MAY, pocket=MAY)  # the call, when the marker gave it
+        if event.pocket is not None:
+            _check_pocket(event)
+        if event.ball is not None:
+            _check_ball(state, event.ball)
         return evolve(state, applied=state.applied + 1, turn=1 - seat, run=0, in_hand="")
     if kind == FOUL:
-        expect_details(event, fouls=True)
+        expect_details(event, fouls=True, extra_balls=True)  # the balls that fell: spotted
         check_fouls(event, FOUL_LABELS)
+        for ball in event.extra_balls:
+            _check_ball(state, ball)
+        _check_listed_once(event.extra_balls)
         penalty = state.settings.foul_penalty
         to_opponent = state.settings.penalty_to == OPPONENT
         other = 1 - seat
@@ -319,7 +390,7 @@ def describe(before: State, event: Event, after: State) -> Message:
     }
     if event.kind == POT:
         assert event.pocket is not None and event.ball is not None
-        stroke = stroke_points(before, event.ball, event.extra_balls)
+        stroke = stroke_points(before, event.ball, event.extra_balls, event.returned)
         params.update(
             ball=event.ball,
             pocket=event.pocket.label,
@@ -346,6 +417,12 @@ def describe(before: State, event: Event, after: State) -> Message:
             )
         return with_ending(join_messages(parts, "; "), after)
     if event.kind == STROKE:
+        if event.ball is not None or event.pocket is not None:
+            params["call"] = _call(event)
+            return Message(
+                gettext_noop("%(seat)s: %(call)s — not pocketed as called; %(other)s to play"),
+                params,
+            )
         return Message(
             gettext_noop("%(seat)s: nothing pocketed as called; %(other)s to play"),
             params,
@@ -364,7 +441,20 @@ def describe(before: State, event: Event, after: State) -> Message:
         text = Message(
             gettext_noop("%(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params
         )
-    return after_foul(text, after)
+    return after_foul(with_spotted(text, event.extra_balls), after)
+
+
+def _call(event: Event) -> Message:
+    """What the player called: the ball, the pocket, or both."""
+    if event.ball is not None and event.pocket is not None:
+        return Message(
+            gettext_noop("ball %(ball)s called into the %(pocket)s"),
+            {"ball": event.ball, "pocket": event.pocket.label},
+        )
+    if event.ball is not None:
+        return Message(gettext_noop("ball %(ball)s called"), {"ball": event.ball})
+    assert event.pocket is not None
+    return Message(gettext_noop("called into the %(pocket)s"), {"pocket": event.pocket.label})
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
@@ -395,8 +485,15 @@ VARIANT = game_variant(
                 "the higher score wins and equal scores are a draw, as at 70 : 70."
             )
         ),
+        Message(
+            gettext_noop(
+                "A stroke that pocketed nothing as called keeps the call (ball, pocket or "
+                "both) in the log when the marker gives it."
+            )
+        ),
         HANDICAP_DECISION,
         WINNING_FOUL_DECISION,
+        SPOTTED_DECISION,
     ),
     rating_family=PYRAMID,
     source_title="«Классическая пирамида» («71 очко»)",

@@ -35,7 +35,8 @@ SVOYAK_SOURCE = Message(
 SVOYAK_WITH_BALLS = Message(
     gettext_noop(
         "A svoyak on a stroke that also pocketed object balls: each of them counts, and the "
-        "svoyak adds one ball of the shooter's choice."
+        "svoyak adds one ball of the shooter's choice. When those were the last object balls, "
+        "none is left to take for the svoyak: the marker records the pot without it."
     )
 )
 

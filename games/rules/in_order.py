@@ -6,8 +6,9 @@ The ball "on" is always the lowest-numbered ball on the table and may go into an
 scores its number (``points_per_ball="number"``, 120 in all, 61 wins) or one point (``"one"``,
 8 win) [decision, as §2]. A player continues after a legal pot; any other stroke passes the
 turn. Fouls (as §2: a miss, the cue ball pocketed or off the table, a ball touched, another
-ball hit before the ball on) cost the value of the ball on or a fixed number of points
-(``foul_penalty``), and scores may go below zero.
+ball hit before the ball on), and those every pyramid game has (a double hit or push, no foot
+on the floor, playing before the balls stopped or out of turn), cost the value of the ball on
+or a fixed number of points (``foul_penalty``), and scores may go below zero.
 
 Decisions (listed in ``VARIANT.decisions``):
 - No pocket is designated, so the break is an ordinary stroke: ball 1 dropping on it counts.
@@ -18,7 +19,8 @@ Decisions (listed in ``VARIANT.decisions``):
   the head start is in points); the stronger's first ``returned_pots`` balls are spotted back
   (he plays on and plays the same ball again).
 
-Events: ``pot`` (ball: the ball on), ``stroke`` (nothing pocketed), ``foul`` (fouls).
+Events: ``pot`` (ball: the ball on), ``stroke`` (nothing pocketed), ``foul`` (fouls;
+extra_balls: the balls pocketed on it, spotted, when the marker gave them).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .base import Action
 from .base import Event
 from .base import Message
 from .base import Result
+from .base import RuleViolation
 from .base import SettingsError
 from .base import check_fouls
 from .base import evolve
@@ -45,11 +48,13 @@ from .base import malformed
 from .base import player_ref
 from .base import unknown_event
 from .clockwise import BALLS
-from .clockwise import FOUL_LABELS
+from .clockwise import FOUL_LABELS as CLOCKWISE_FOULS
 from .clockwise import SETTINGS_FIELDS as CLOCKWISE_FIELDS
 from .clockwise import BallValues
 from .clockwise import check_ball_on
+from .pyramid import COMMON_FOULS
 from .pyramid import HANDICAP_DECISION
+from .pyramid import SPOTTED_DECISION
 from .pyramid import HandicapSettings
 from .pyramid import PointsState
 from .pyramid import add_to_shelf
@@ -61,10 +66,18 @@ from .pyramid import points_seat_stats
 from .pyramid import split_returned
 from .pyramid import table_cleared_result
 from .pyramid import with_ending
+from .pyramid import with_spotted
 
 POT = "pot"
 STROKE = "stroke"
 FOUL = "foul"
+
+# The clockwise game's five fouls, then those every pyramid game has that it lacks (a double
+# hit, no foot on the floor, balls still moving, out of turn).
+FOUL_LABELS = {
+    **CLOCKWISE_FOULS,
+    **{code: label for code, label in COMMON_FOULS.items() if code not in CLOCKWISE_FOULS},
+}
 
 # points_per_ball, foul_penalty and foul_penalty_points: the clockwise game's own settings.
 SETTINGS_FIELDS = (
@@ -128,7 +141,12 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     return (
         Action(POT, Message(gettext_noop("Ball %(ball)s pocketed"), {"ball": on}), balls=(on,)),
         Action(STROKE, Message(gettext_noop("Nothing pocketed"))),
-        Action(FOUL, Message(gettext_noop("Foul")), fouls=tuple(FOUL_LABELS)),
+        Action(
+            FOUL,
+            Message(gettext_noop("Foul")),
+            fouls=tuple(FOUL_LABELS),
+            extra_balls=state.balls_left,  # the balls pocketed on it, spotted (optional)
+        ),
     )
 
 
@@ -144,8 +162,12 @@ def apply(state: State, event: Event) -> State:
         expect_details(event)
         return evolve(state, applied=state.applied + 1, turn=1 - seat, run=0)
     if kind == FOUL:
-        expect_details(event, fouls=True)
+        expect_details(event, fouls=True, extra_balls=True)
         check_fouls(event, FOUL_LABELS)
+        for ball in event.extra_balls:
+            _check_on_table(state, ball)
+        if len(set(event.extra_balls)) != len(event.extra_balls):
+            raise malformed(Message(gettext_noop("A ball is listed more than once.")))
         penalty = state.settings.penalty(state.balls_left[0])
         return evolve(
             state,
@@ -156,6 +178,22 @@ def apply(state: State, event: Event) -> State:
             fouls=bump(state.fouls, seat, 1),
         )
     raise unknown_event(kind)
+
+
+def _check_on_table(state: State, ball: Any) -> None:
+    """A ball that fell on a foul: a ball still on the table."""
+    if isinstance(ball, bool) or not isinstance(ball, int):
+        raise malformed(Message(gettext_noop("A ball is a whole number from 1 to 15.")))
+    if ball not in state.balls_left:
+        raise RuleViolation(
+            "ball_not_on_table",
+            Message(
+                gettext_noop("Ball %(ball)s is not on the table: it is already down.")
+                if 1 <= ball <= 15
+                else gettext_noop("There is no ball %(ball)s: the balls are numbered 1 to 15."),
+                {"ball": ball},
+            ),
+        )
 
 
 def _pot(state: State, ball: Any) -> State:
@@ -212,7 +250,8 @@ def describe(before: State, event: Event, after: State) -> Message:
         return Message(gettext_noop("%(seat)s: nothing pocketed; %(other)s to play"), params)
     params["fouls"] = join_messages([FOUL_LABELS[c] for c in event.fouls], ", ")
     params["penalty"] = before.scores[seat] - after.scores[seat]
-    return Message(gettext_noop("%(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params)
+    text = Message(gettext_noop("%(seat)s: foul (%(fouls)s) — −%(penalty)s = %(score)s"), params)
+    return with_spotted(text, event.extra_balls)
 
 
 def seat_stats(state: State) -> tuple[dict[str, Any], ...]:
@@ -248,7 +287,15 @@ VARIANT = game_variant(
                 "stronger is spotted and he plays the same ball again."
             )
         ),
+        Message(
+            gettext_noop(
+                "Fouls: the clockwise game's five, and those every pyramid game has (a double "
+                "hit or push, no foot on the floor, playing before the balls stop or out of "
+                "turn), each costing the same penalty."
+            )
+        ),
         HANDICAP_DECISION,
+        SPOTTED_DECISION,
     ),
     rating_family=POCKETING,
     source_title="«Кладка шаров по порядку номеров»",

@@ -29,7 +29,8 @@ Free-pyramid family, as implemented (docs/rules/pyramid.md; [rule] unless said):
   Свободная, 15 object balls in the others); a debt is counted apart.
 
 Events: ``pot`` (count: balls pocketed), ``svoyak`` (count, optional: object balls pocketed on
-the same stroke), ``stroke`` (nothing pocketed), ``foul`` (fouls).
+the same stroke; a свояк needs an object ball left on the table to take), ``stroke`` (nothing
+pocketed), ``foul`` (fouls; count, optional: the balls pocketed on it, which are spotted).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from dataclasses import fields
 from typing import Any
 
 from .base import ADVICE_HEAD_START_BALLS
+from .base import MAY
 from .base import SEAT_CHOICES
 from .base import Action
 from .base import Event
@@ -406,7 +408,16 @@ def family_legal_actions(state: State) -> tuple[Action, ...]:
         if left > 1:
             label = Message(gettext_noop("Svoyak, and object balls pocketed:"))
             actions.append(Action(SVOYAK, label, max_count=left - 1))
-    actions.append(Action(FOUL, Message(gettext_noop("Foul")), fouls=tuple(family.foul_labels)))
+    # the balls pocketed on a foul, when the marker gives them: spotted, kept in the log
+    actions.append(
+        Action(
+            FOUL,
+            Message(gettext_noop("Foul")),
+            fouls=tuple(family.foul_labels),
+            max_count=left or None,
+            optional=("count",),
+        )
+    )
     return tuple(actions)
 
 
@@ -423,9 +434,23 @@ def check_count(count: Any, *, at_least: int, at_most: int, on_table: int) -> in
     if count > at_most:
         raise RuleViolation(
             "not_enough_balls",
-            Message(gettext_noop("Only %(balls)s balls are on the table."), {"balls": on_table}),
+            Message(gettext_noop("Only %(balls)s balls are on the table."), {"balls": on_table})
+            if on_table != 1
+            else Message(gettext_noop("Only one ball is on the table.")),
         )
     return count
+
+
+def no_ball_for_svoyak() -> RuleViolation:
+    return RuleViolation(
+        "no_ball_for_svoyak",
+        Message(
+            gettext_noop(
+                "No object ball is left on the table to take for the svoyak: record the "
+                "balls pocketed without it."
+            )
+        ),
+    )
 
 
 def _next(state: State, **changes: Any) -> State:
@@ -478,13 +503,10 @@ def _svoyak(state: State, event: Event) -> State:
     else:
         expect_details(event, count=True)
         count = check_count(
-            event.count, at_least=1, at_most=state.on_table - 1, on_table=state.on_table
+            event.count, at_least=1, at_most=state.on_table, on_table=state.on_table
         )
-    if state.on_table < 1:  # pragma: no cover - the frame is won before the table is empty
-        raise RuleViolation(
-            "not_enough_balls",
-            Message(gettext_noop("Only %(balls)s balls are on the table."), {"balls": 0}),
-        )
+    if count >= state.on_table:  # the object balls that fell were the last ones
+        raise no_ball_for_svoyak()
     return _to_shelf(state, count + 1, svoyak=True)
 
 
@@ -522,9 +544,11 @@ def _pass_turn(state: State, **changes: Any) -> State:
 
 
 def _foul(state: State, event: Event) -> State:
-    expect_details(event, fouls=True)
+    expect_details(event, fouls=True, count=MAY)
     family = state.family
     check_fouls(event, family.foul_labels)
+    if event.count is not None:  # the balls pocketed on it: spotted, nothing else changes
+        check_count(event.count, at_least=1, at_most=state.on_table, on_table=state.on_table)
     seat = state.turn
     other = 1 - seat
     changes: dict[str, Any] = {
@@ -562,6 +586,21 @@ def _ending(after: State) -> Message | None:
 def with_ending(text: Message, after: Any) -> Message:
     ending = _ending(after)
     return text if ending is None else join_messages([text, ending], " — ")
+
+
+def with_spotted(text: Message, spotted: tuple[int, ...] | int | None) -> Message:
+    """A foul's description and the balls pocketed on it, spotted: their numbers, or how
+    many (where balls carry no number); ``text`` alone when the marker gave none."""
+    if not spotted:
+        return text
+    if isinstance(spotted, int):
+        note = Message(gettext_noop("pocketed on it and spotted: %(count)s"), {"count": spotted})
+    else:
+        note = Message(
+            gettext_noop("balls pocketed on it, spotted: %(balls)s"),
+            {"balls": ", ".join(str(ball) for ball in spotted)},
+        )
+    return join_messages([text, note], "; ")
 
 
 def after_foul(text: Message, after: Any) -> Message:
@@ -640,7 +679,7 @@ def family_describe(before: State, event: Event, after: State) -> Message:
         )
     else:
         text = gettext_noop("%(seat)s: foul (%(fouls)s)")
-    message = Message(text, params)
+    message = with_spotted(Message(text, params), event.count)
     return after_foul(message, after)
 
 
@@ -703,8 +742,18 @@ HANDICAP_SOURCE = Message(
 HANDICAP_DECISION = Message(
     gettext_noop(
         "Handicap: the stronger player's returned pots are spotted one by one as he pockets "
-        "them (the called ball first where balls are called); he plays on as after any legal "
-        "pot. A ball won by the opponent's foul is not a pot and is never returned."
+        "them; he plays on as after any legal pot. When one stroke pockets more balls than are "
+        "still to go back, which go back the rules leave open: in the classic game the marker "
+        "names the balls spotted, and without his word the called ball goes back first, then "
+        "the others in number order (where balls carry no number or fall one at a time there "
+        "is nothing to choose). A ball won by the opponent's foul is not a pot and is never "
+        "returned."
+    )
+)
+SPOTTED_DECISION = Message(
+    gettext_noop(
+        "A foul may carry the balls pocketed on it, as the marker gives them (their numbers, "
+        "or how many where balls carry none): they are spotted, and only the log keeps them."
     )
 )
 WINNING_FOUL_DECISION = Message(
@@ -722,4 +771,5 @@ FAMILY_DECISIONS: tuple[Message, ...] = (
     ),
     HANDICAP_DECISION,
     WINNING_FOUL_DECISION,
+    SPOTTED_DECISION,
 )

@@ -165,6 +165,7 @@ def record(request, pk):
                 "pocket": request.POST.get("pocket"),
                 "count": _posted_number(request.POST.get("count")),
                 "balls": [_posted_number(ball) for ball in request.POST.getlist("balls")],
+                "returned": [_posted_number(b) for b in request.POST.getlist("returned")],
             },
         )
     except rules.RuleViolation as violation:

@@ -123,8 +123,9 @@
       event.stopImmediatePropagation();
       return;
     }
-    // A form the browser would refuse (a required choice left out) sends nothing.
-    if (button.form && !button.form.checkValidity()) return;
+    // A form the browser would refuse (a required choice left out) sends nothing; a button
+    // with formnovalidate («Заказ не выполнен») sends it as it is.
+    if (button.form && !button.formNoValidate && !button.form.checkValidity()) return;
     last = { key: key, at: t };
     button.classList.add("is-pressed");
   }, true);

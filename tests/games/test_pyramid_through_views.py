@@ -183,3 +183,73 @@ def test_the_console_names_who_has_the_handicap(
     game = start_via_form(marker_client, table, variant, players[:2], weaker_seat="1", **chosen)
     names = {"strong": players[0].display_name, "weak": players[1].display_name}
     assert shown.format(**names) in figures(console_html(marker_client, game))
+
+
+# --- the log keeps what the marker said (issue 22 item 8) ------------------------------------
+
+
+def log_lines(html):
+    log = html.split('<section class="log">')[1]
+    return [" ".join(line.split()) for line in re.findall(r"<li [^>]*>(.*?)</li>", log, re.S)]
+
+
+def test_the_classic_console_keeps_the_call_of_a_stroke_and_the_balls_of_a_foul(
+    marker_client, table, players
+):
+    """docs/rules/pyramid.md: «Лена: заказ — шар 7, луза: дальняя левая угловая — заказ не
+    выполнен; бьёт Сокол». The call is the pot form's: its second button («Заказ не
+    выполнен») sends the ball and pocket chosen, or none."""
+    players[0].nickname, players[1].nickname = "Лена", "Сокол"
+    for player in players[:2]:
+        player.save()
+    game = start_via_form(marker_client, table, "pyramid_classic", players[:2])
+    html = console_html(marker_client, game)
+    form = html.split('class="action action-pot called-pot"')[1].split("</form>")[0]
+    assert re.search(r'name="kind" value="stroke" formnovalidate[^>]*>Заказ не выполнен<', form)
+    assert html.count(">Заказ не выполнен<") == 1  # one button, in the form with the call
+    html = tap(marker_client, game, "stroke", ball=7, pocket="far_left").content.decode()
+    assert log_lines(html)[0] == (
+        "Лена: заказ — шар 7, луза: дальняя левая угловая — заказ не выполнен; бьёт Сокол"
+    )
+    html = tap(marker_client, game, "stroke").content.decode()  # no call given
+    assert log_lines(html)[0] == "Сокол: заказ не выполнен; бьёт Лена"
+    # A foul with the balls that fell on it: the "several fouls" form offers them.
+    several = html.split('<details class="several">')[1].split("</details>")[0]
+    assert "Шары, забитые при ошибке" in several and 'name="balls" value="15"' in several
+    html = tap(marker_client, game, "foul", fouls=["miss"], balls=[12, 5]).content.decode()
+    assert log_lines(html)[0].endswith("шары, забитые при ошибке, выставлены на стол: 12, 5")
+    assert state_of(game).table == tuple(range(1, 16))
+
+
+def test_the_marker_names_the_ball_the_handicap_puts_back(marker_client, table, players):
+    """docs/rules/pyramid.md, worked example: returned pots 1, A (the stronger) pockets 13 as
+    called with 12 and 3; the marker names 3 as the ball spotted: 13 + 12 = 25 points."""
+    game = start_via_form(
+        marker_client, table, "pyramid_classic", players[:2], weaker_seat="1", returned_pots=1
+    )
+    html = console_html(marker_client, game)
+    assert 'class="returned-balls"' in html and 'name="returned" value="3"' in html
+    html = tap(
+        marker_client, game, "pot", ball=13, pocket="far_left", balls=[12, 3], returned=[3]
+    ).content.decode()
+    assert scores(html) == [25, 0]
+    assert log_lines(html)[0].endswith("возвращены на стол (фора): 3")
+    assert 'class="returned-balls"' not in html  # the handicap's ball is back: nothing to name
+    tap(marker_client, game, "pot", ball=15, pocket="far_left", returned=[15], expect=409)
+
+
+def test_a_family_foul_keeps_how_many_balls_fell_and_a_svoyak_needs_a_ball(
+    marker_client, table, players
+):
+    game = start_via_form(marker_client, table, "pyramid_combined", players[:2])
+    html = tap(marker_client, game, "pot", count=2).content.decode()
+    tap(marker_client, game, "stroke")
+    html = console_html(marker_client, game)
+    several = html.split('<details class="several">')[1].split("</details>")[0]
+    assert 'name="count" min="1" max="13"' in several
+    html = tap(marker_client, game, "foul", fouls=["miss"], count=2).content.decode()
+    assert log_lines(html)[0].endswith("забито при ошибке и выставлено на стол: 2")
+    assert scores(html) == [3, 0]
+    html = tap(marker_client, game, "pot", count=4).content.decode()  # on the table: 8
+    html = tap(marker_client, game, "svoyak", count=8, expect=409).content.decode()
+    assert "Для свояка на столе не осталось прицельного шара" in html

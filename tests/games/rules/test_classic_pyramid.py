@@ -164,3 +164,76 @@ def test_the_buttons_offered_are_the_balls_on_the_table_and_the_six_pockets():
 def test_bad_settings_are_refused(data):
     with pytest.raises(SettingsError):
         CLASSIC.settings_from_dict({"players": 2, **data})
+
+
+# --- the log keeps what the marker said (issue 22 item 8) ------------------------------------
+
+
+def test_a_stroke_keeps_the_call_the_marker_gave():
+    """«Лена: заказ — шар 7, луза: дальняя левая угловая — заказ не выполнен; бьёт Сокол»
+    (docs/rules/pyramid.md): the call stays in the log; nothing else changes."""
+    state = replay(CLASSIC, {"players": 2}, [])
+    events = [
+        Event("stroke", ball=7, pocket=FL),
+        Event("stroke", ball=7),
+        Event("stroke", pocket=FL),
+        MISS,
+    ]
+    texts = [CLASSIC.describe(state, e, CLASSIC.apply(state, e)).render() for e in events]
+    assert texts == [
+        "Player 1: ball 7 called into the far left corner — not pocketed as called; "
+        "Player 2 to play",
+        "Player 1: ball 7 called — not pocketed as called; Player 2 to play",
+        "Player 1: called into the far left corner — not pocketed as called; Player 2 to play",
+        "Player 1: nothing pocketed as called; Player 2 to play",
+    ]
+    assert {CLASSIC.apply(state, e).turn for e in events} == {1}
+    assert Event("stroke", ball=7, pocket=FL).to_payload() == {"ball": 7, "pocket": "far_left"}
+    refused(
+        CLASSIC, replay(CLASSIC, {"players": 2}, [called(7, FL)]), events[0], "ball_not_on_table"
+    )
+
+
+def test_a_foul_keeps_the_balls_pocketed_on_it_which_are_spotted():
+    state = replay(CLASSIC, {"players": 2}, [called(3, FL)])
+    event = Event("foul", fouls=("miss",), extra_balls=(12, 5))
+    after = CLASSIC.apply(state, event)
+    assert after.table == state.table and after.scores == (-2, 0)  # spotted: only the log
+    assert CLASSIC.describe(state, event, after).render() == (
+        "Player 1: foul (Miss (no ball hit)) — −5 = -2; balls pocketed on it, spotted: 12, 5"
+    )
+    refused(CLASSIC, state, Event("foul", fouls=("miss",), extra_balls=(3,)), "ball_not_on_table")
+    refused(CLASSIC, state, Event("foul", fouls=("miss",), extra_balls=(5, 5)), "malformed_event")
+
+
+def test_the_marker_names_the_balls_the_handicap_puts_back():
+    """docs/rules/pyramid.md, worked example: returned pots 1, A (the stronger) pockets 13 as
+    called with 12 and 3; the marker names 3 as the ball spotted: 13 + 12 = 25 points; naming
+    none, 13 goes back: 12 + 3 = 15."""
+    settings = {"weaker_seat": 1, "returned_pots": 1}
+    named = play(
+        CLASSIC,
+        settings,
+        [(Event("pot", ball=13, pocket=FL, extra_balls=(12, 3), returned=(3,)), {})],
+    )
+    assert (named.scores, named.shelves[0], 3 in named.table) == ((25, 0), (13, 12), True)
+    default = play(CLASSIC, settings, [(called(13, FL, 12, 3), {})])
+    assert (default.scores, default.shelves[0], 13 in default.table) == ((15, 0), (3, 12), True)
+    state = replay(CLASSIC, {"players": 2, **settings}, [])
+    assert CLASSIC.legal_actions(state)[0].returns == 1
+    event = Event("pot", ball=13, pocket=FL, extra_balls=(12, 3), returned=(3,))
+    text = CLASSIC.describe(state, event, CLASSIC.apply(state, event)).render()
+    assert text.endswith("returned to the table (handicap): 3")
+    # what may not be named: a ball that did not fall, too many or too few, a ball twice, and
+    # anything once the handicap's balls are back (or for the weaker)
+    for returned, code in [
+        ((5,), "malformed_event"),
+        ((3, 12), "returned_count"),
+        ((3, 3), "malformed_event"),
+    ]:
+        wrong = Event("pot", ball=13, pocket=FL, extra_balls=(12, 3), returned=returned)
+        refused(CLASSIC, state, wrong, code)
+    after = replay(CLASSIC, {"players": 2, **settings}, [called(15, FL), MISS])
+    assert CLASSIC.legal_actions(after)[0].returns == 0  # the weaker's turn
+    wrong = Event("pot", ball=13, pocket=FL, returned=(13,))
+    refused(CLASSIC, after, wrong, "nothing_returned")

@@ -62,8 +62,9 @@ def test_the_buttons_offered():
         ("pot", 1),
         ("stroke", None),
         ("svoyak", None),
-        ("foul", None),
+        ("foul", 1),  # and, optional, the ball pocketed on it (spotted)
     ]  # one ball left: a свояк with an object ball is not possible
+    assert actions[-1].optional == ("count",)
     assert "cue_ball_pocketed" in actions[-1].fouls
 
 
@@ -71,7 +72,9 @@ def test_the_buttons_offered():
     ("event", "code"),
     [
         (pot(14), "not_enough_balls"),
-        (svoyak(13), "not_enough_balls"),  # 13 balls and the свояк's ball: 14 > 13 on the table
+        (svoyak(14), "not_enough_balls"),
+        # 13 object balls fell with the cue ball: none is left to take for the свояк
+        (svoyak(13), "no_ball_for_svoyak"),
         (svoyak(0), "malformed_event"),
         (Event("svoyak", count=1.5), "malformed_event"),
         (Event("svoyak", fouls=("miss",)), "malformed_event"),
@@ -82,3 +85,34 @@ def test_illegal_events_are_refused(event, code):
     assert state.on_table == 13
     refused(COMBINED, state, event, code)
     assert COMBINED.apply(state, svoyak(12)).on_table == 0  # the table is cleared: 12 + 1
+
+
+def test_a_foul_keeps_how_many_balls_fell_on_it():
+    """docs/rules/pyramid.md, worked example (Комбинированная): A pockets 2 (on the shelf 2,
+    on the table 13); B fouls (a miss) and two balls fell on it — they are spotted, A takes a
+    penalty ball: shelves 3 : 0, on the table 12."""
+    state = replay(COMBINED, {"players": 2}, [pot(2), MISS])
+    event = Event("foul", fouls=("miss",), count=2)
+    after = COMBINED.apply(state, event)
+    assert (after.scores, after.on_table) == ((3, 0), 12)
+    assert COMBINED.describe(state, event, after).render() == (
+        "Player 2: foul (Miss (no ball hit)) — Player 1 takes a penalty ball, shelf 3; "
+        "pocketed on it and spotted: 2"
+    )
+    refused(COMBINED, state, Event("foul", fouls=("miss",), count=14), "not_enough_balls")
+    refused(COMBINED, state, Event("foul", fouls=("miss",), count=0), "malformed_event")
+
+
+def test_a_svoyak_with_no_object_ball_left_says_so():
+    """The cue ball followed the last object ball: there is none to take for the свояк. It
+    said «Only 1 balls are on the table»."""
+    state = replay(COMBINED, {"players": 2}, [pot(7), MISS, pot(7)])
+    assert state.on_table == 1
+    violation = refused(COMBINED, state, svoyak(1), "no_ball_for_svoyak")
+    assert violation == (
+        "No object ball is left on the table to take for the svoyak: record the balls "
+        "pocketed without it."
+    )
+    assert refused(COMBINED, state, pot(2), "not_enough_balls") == (
+        "Only one ball is on the table."
+    )

@@ -95,3 +95,23 @@ def test_a_stroke_after_the_frame_is_won_is_refused():
 def test_bad_settings_are_refused(data):
     with pytest.raises(SettingsError):
         IN_ORDER.settings_from_dict({"players": 2, **data})
+
+
+@pytest.mark.parametrize("code", ["double_hit", "no_foot_on_floor", "balls_moving", "out_of_turn"])
+def test_the_fouls_every_pyramid_game_has_count_here_too(code):
+    """Issue 22 item 8: only the clockwise game's five fouls were accepted."""
+    state = replay(IN_ORDER, {"players": 2}, [ball(1), ball(2)])
+    after = IN_ORDER.apply(state, Event("foul", fouls=(code,)))
+    assert (after.scores, after.turn) == ((0, 0), 1)  # ball 3 on: −3
+    assert code in IN_ORDER.legal_actions(state)[-1].fouls
+
+
+def test_a_foul_keeps_the_balls_pocketed_on_it():
+    state = replay(IN_ORDER, {"players": 2}, [ball(1)])
+    event = Event("foul", fouls=("miss",), extra_balls=(7,))
+    after = IN_ORDER.apply(state, event)
+    assert after.balls_left == state.balls_left  # spotted
+    assert (
+        IN_ORDER.describe(state, event, after).render().endswith("balls pocketed on it, spotted: 7")
+    )
+    refused(IN_ORDER, state, Event("foul", fouls=("miss",), extra_balls=(1,)), "ball_not_on_table")

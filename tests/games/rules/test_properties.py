@@ -54,25 +54,51 @@ def settings_for(draw, variant):
         return variant.settings_from_dict({"players": data["players"]})
 
 
+def maybe(name, action, strategy):
+    """A detail's strategy: also left out when the action makes it optional."""
+    return strategy | st.none() if name in action.optional else strategy
+
+
+@st.composite
+def returned_for(draw, action, event):
+    """The balls the marker names as put back (when the action lets him): as many as go
+    back, of those that fell; or none (the game's own order)."""
+    fallen = (event.ball, *event.extra_balls) if event.ball is not None else ()
+    if not action.returns or not fallen or draw(st.booleans()):
+        return event
+    back = draw(st.permutations(fallen))[: min(action.returns, len(fallen))]
+    return dataclasses.replace(event, returned=tuple(back))
+
+
 def event_for(action):
     """Every concrete event the action stands for, as a strategy."""
-    return st.builds(
-        Event,
-        kind=st.just(action.kind),
-        fouls=(
-            st.lists(st.sampled_from(action.fouls), min_size=1, unique=True).map(tuple)
-            if action.fouls
-            else st.just(())
-        ),
-        ball=st.sampled_from(action.balls) if action.balls else st.none(),
-        pocket=st.sampled_from(action.pockets) if action.pockets else st.none(),
-        count=st.integers(1, action.max_count) if action.max_count else st.none(),
-        extra_balls=(
-            st.lists(st.sampled_from(action.extra_balls), unique=True, max_size=4).map(tuple)
-            if action.extra_balls
-            else st.just(())
-        ),
-    ).filter(lambda event: event.ball not in event.extra_balls)
+    return (
+        st.builds(
+            Event,
+            kind=st.just(action.kind),
+            fouls=(
+                st.lists(st.sampled_from(action.fouls), min_size=1, unique=True).map(tuple)
+                if action.fouls
+                else st.just(())
+            ),
+            ball=maybe("ball", action, st.sampled_from(action.balls))
+            if action.balls
+            else st.none(),
+            pocket=maybe("pocket", action, st.sampled_from(action.pockets))
+            if action.pockets
+            else st.none(),
+            count=maybe("count", action, st.integers(1, action.max_count))
+            if action.max_count
+            else st.none(),
+            extra_balls=(
+                st.lists(st.sampled_from(action.extra_balls), unique=True, max_size=4).map(tuple)
+                if action.extra_balls
+                else st.just(())
+            ),
+        )
+        .filter(lambda event: event.ball not in event.extra_balls)
+        .flatmap(lambda event: returned_for(action, event))
+    )
 
 
 @st.composite
@@ -131,6 +157,7 @@ any_event = st.builds(
     pocket=st.none() | st.sampled_from(list(Pocket)),
     count=st.none() | st.integers(-1, 20),
     extra_balls=st.lists(st.integers(-1, 17), max_size=3).map(tuple),
+    returned=st.just(()) | st.lists(st.integers(-1, 17), max_size=3).map(tuple),
 )
 
 
@@ -274,25 +301,42 @@ def concrete_events(action, limit_fouls=6):
             foul_sets = [(code,) for code in action.fouls] + [action.fouls]
     else:
         foul_sets = [()]
-    balls = action.balls or (None,)
-    pockets = action.pockets or (None,)
-    counts = range(1, action.max_count + 1) if action.max_count else (None,)
+    balls = (*action.balls, *((None,) if "ball" in action.optional else ())) or (None,)
+    pockets = (*action.pockets, *((None,) if "pocket" in action.optional else ())) or (None,)
+    counts = (
+        (*range(1, action.max_count + 1), *((None,) if "count" in action.optional else ()))
+        if action.max_count
+        else (None,)
+    )
     for fouls, ball, pocket, count in itertools.product(foul_sets, balls, pockets, counts):
         others = tuple(b for b in action.extra_balls if b != ball)
         # extra balls: none, the first other one, all the others
         for extra in dict.fromkeys([(), others[:1], others]):
             yield Event(action.kind, fouls, ball, pocket, count, extra)
+            fallen = (ball, *extra) if ball is not None else ()
+            if action.returns and fallen:  # the last balls named as those that go back
+                back = fallen[::-1][: min(action.returns, len(fallen))]
+                yield Event(action.kind, fouls, ball, pocket, count, extra, back)
 
 
 def offered(actions, event):
     """Does one of ``actions`` stand for ``event``?"""
 
-    def fits(offer, value):
+    def fits(offer, value, name=""):
+        if value is None and name in action.optional:
+            return True
         return value in offer if offer else value is None
 
     for action in actions:
         if action.kind != event.kind:
             continue
+        fallen = (event.ball, *event.extra_balls) if event.ball is not None else ()
+        back = event.returned
+        returned_fit = not back or (
+            action.returns > 0
+            and len(set(back)) == len(back) == min(action.returns, len(fallen))
+            and set(back) <= set(fallen)
+        )
         if action.fouls:
             fouls_fit = bool(event.fouls) and len(set(event.fouls)) == len(event.fouls)
             fouls_fit = fouls_fit and set(event.fouls) <= set(action.fouls)
@@ -305,9 +349,10 @@ def offered(actions, event):
         if (
             fouls_fit
             and extra_fit
-            and fits(action.balls, event.ball)
-            and fits(action.pockets, event.pocket)
-            and fits(counts, event.count)
+            and returned_fit
+            and fits(action.balls, event.ball, "ball")
+            and fits(action.pockets, event.pocket, "pocket")
+            and fits(counts, event.count, "count")
         ):
             return True
     return False
