@@ -63,6 +63,7 @@ class Frame:
     cost: object
     losers: list = field(default_factory=list)
     players: list = field(default_factory=list)
+    about: object = None  # the caller's own description of the part (not used here)
 
 
 def split(mode, payers, lines, *, percents=None, frames=None):
@@ -90,8 +91,19 @@ def split(mode, payers, lines, *, percents=None, frames=None):
     return _add(shares, payers, apportion(unassigned, [1] * len(payers)))
 
 
+def frame_parts(amount, frames):
+    """``amount`` (the time's charge) handed out to the ``frames`` in proportion to their
+    own costs: what each frame's payers share in "the loser pays". Each part is the frame's
+    own cost plus its share of what the minimum, the rounding (and a discount) add.
+
+    >>> frame_parts(551_00, [Frame(198_89), Frame(322_78)])
+    [21007, 34093]
+    """
+    return apportion(amount, [_weight(frame.cost) for frame in frames]) if frames else []
+
+
 def _loser_pays(shares, payers, amount, frames):
-    parts = apportion(amount, [_weight(frame.cost) for frame in frames]) if frames else [amount]
+    parts = frame_parts(amount, frames) if frames else [amount]
     for frame, part in zip(frames or [Frame(1)], parts, strict=True):
         who = [p for p in frame.losers if p in shares] or [p for p in frame.players if p in shares]
         who = who or payers

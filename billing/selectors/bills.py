@@ -1,7 +1,7 @@
 """Reads of bills: who played during a session, its frames for "the loser pays", and a
 bill's lines, discount, total, shares and payments."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from django.db.models import Exists, OuterRef, Q
@@ -104,13 +104,49 @@ def frames_of(session, payers, tariff=None):
         if game.status == GameStatus.FINISHED:
             losers = [key(seat) for seat in seats if seat.outcome == Outcome.LOSS]
         players = [key(seat) for seat in seats]
-        frames.append(splits.Frame(cost=cost, losers=losers, players=players))
+        about = FrameAbout(
+            game=game,
+            start=min(part.start for part in parts),
+            end=max(part.end for part in parts),
+            seconds=sum(int((part.end - part.start).total_seconds()) for part in parts),
+        )
+        frames.append(splits.Frame(cost=cost, losers=losers, players=players, about=about))
     everything = played(session, now)
     total = sum((p.amount for p in tariff.price(everything).periods), Fraction(0))
     between = total - sum((frame.cost for frame in frames), Fraction(0))
     if between > 0 or not frames:
-        frames.append(splits.Frame(cost=between))
+        seconds = sum(int((p.end - p.start).total_seconds()) for p in everything)
+        seconds -= sum(frame.about.seconds for frame in frames)
+        frames.append(splits.Frame(cost=between, about=FrameAbout(seconds=seconds)))
     return frames
+
+
+@dataclass
+class FrameAbout:
+    """A part of the session's time as the bill explains it: a game (its first and last
+    played moment within the clock) or, without one, the time between games."""
+
+    game: object = None
+    start: object = None
+    end: object = None
+    seconds: int = 0
+
+
+@dataclass
+class FrameRow:
+    """One line of "the loser pays" on the bill: the part, who pays it, what its own time
+    cost at its bands, and its share of the time charge (with the minimum, the rounding to
+    roubles and the discount spread in proportion)."""
+
+    about: FrameAbout
+    payers: list  # names
+    cost: Fraction
+    share: int
+
+    @property
+    def added(self):
+        """The share less the part's own cost: its part of the minimum and the rounding."""
+        return self.share - self.cost
 
 
 def _without(parts, covered):
@@ -139,6 +175,7 @@ class BillSummary:
     paid: int
     shares: list  # [(payer, kopecks)]
     payments: list
+    frames: list = field(default_factory=list)  # [FrameRow] when the loser pays
 
     @property
     def balance(self):
@@ -177,9 +214,11 @@ def bill_summary(bill, tariff=None):
         for line in lines
     ]
     total = sum(line.amount for line in split_lines)
-    frames = None
+    frames, frame_rows = None, []
     if bill.split_mode == splits.LOSER:
         frames = frames_of(bill.session, payers, tariff)
+        time_charge = sum(line.amount for line in split_lines if line.is_time)
+        frame_rows = _frame_rows(frames, splits.frame_parts(time_charge, frames), payers)
     shares = splits.split(
         bill.split_mode,
         [payer.pk for payer in payers],
@@ -197,4 +236,15 @@ def bill_summary(bill, tariff=None):
         paid=sum(payment.amount for payment in payments),
         shares=[(payer, shares[payer.pk]) for payer in payers],
         payments=payments,
+        frames=frame_rows,
     )
+
+
+def _frame_rows(frames, parts, payers):
+    names = {payer.pk: payer.name for payer in payers}
+    rows = []
+    for frame, part in zip(frames, parts, strict=True):
+        who = [names[key] for key in frame.losers if key in names]
+        who = who or [names[key] for key in frame.players if key in names]
+        rows.append(FrameRow(about=frame.about, payers=who, cost=Fraction(frame.cost), share=part))
+    return rows

@@ -30,6 +30,8 @@ def bill_page(request, bill, *, error=None, forms=None):
         "bill": bill,
         "summary": summary,
         "split_modes": SplitMode.choices,
+        # A paid bill shows the percentages only if it was split by them.
+        "show_percent": bill.paid_at is None or bill.split_mode == SplitMode.PERCENT,
         "bar_form": BarItemLineForm(),
         "discount_form": DiscountForm(
             initial={"member": bill.member_id, "discount_percent": bill.discount_percent}

@@ -575,3 +575,43 @@ def test_the_demo_loaded_after_midnight_makes_nothing_that_ends_in_the_future(ca
     assert not Shift.objects.filter(closed_at__gt=half_past_midnight).exists()
     assert not Stretch.objects.filter(ended_at__gt=half_past_midnight).exists()
     assert not Payment.objects.filter(at__gt=half_past_midnight).exists()
+
+
+# --- "the loser pays", explained (issue 21 item 9) ------------------------------------------
+
+
+def test_the_bill_explains_the_loser_pays_frame_by_frame(cashier_client, tariffs, table, cashier):
+    """11:00–11:50 at 400 ₽/h, charged 1 h (400 ₽): Anna beats Boris 11:00–11:30 (200 ₽ of
+    its own, Boris pays), 11:30–11:50 nobody plays (133,33 ₽ of its own, everyone). The
+    66,67 ₽ the step added is shared in proportion: +40 ₽ and +26,67 ₽."""
+    anna, boris = PlayerFactory(full_name="Анна"), PlayerFactory(full_name="Борис")
+    game = played_game(table, [anna, boris], at(11), at(11, 30), losers=[boris])
+    bill = session_between(table, cashier, at(11), at(11, 50)).bill
+    services.set_split(bill=bill, mode=SplitMode.LOSER, user=cashier)
+    bill.refresh_from_db()
+    rows = selectors.bill_summary(bill).frames
+    assert [(row.about.game, row.payers, row.share) for row in rows] == [
+        (game, ["Борис"], 240_00),
+        (None, [], 160_00),
+    ]
+    assert [money(row.cost) for row in rows] == [money(200_00), money(133_33)]
+    assert sum(row.share for row in rows) == 400_00
+    html = cashier_client.get(reverse("billing:bill", args=[bill.pk])).content.decode()
+    assert "Платит проигравший: по партиям" in html
+    assert "+40,00" in html and "+26,67" in html and "все" in html
+
+
+def test_a_paid_bill_shows_no_percent_column_from_another_split_mode(
+    cashier_client, tariffs, table, cashier, shift
+):
+    bill = session_between(table, cashier, at(11), at(12)).bill
+    anna = services.add_payer(bill=bill, name="Анна", user=cashier)
+    boris = services.add_payer(bill=bill, name="Борис", user=cashier)
+    percents = {anna.pk: 70, boris.pk: 30}
+    services.set_split(bill=bill, mode=SplitMode.PERCENT, percents=percents, user=cashier)
+    services.set_split(bill=bill, mode=SplitMode.EQUAL, user=cashier)
+    services.record_payment(
+        bill=bill, method="cash", amount=400_00, receipt_number="1", user=cashier
+    )
+    html = cashier_client.get(reverse("billing:bill", args=[bill.pk])).content.decode()
+    assert "percent-input" not in html and 'value="70"' not in html
