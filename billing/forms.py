@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from billing import pricing, services
 from billing.labels import money
-from billing.models import WEEKDAY_CHOICES, BarItem, PaymentMethod, TariffBand
+from billing.models import WEEKDAY_CHOICES, BarItem, PaymentMethod, Shift, TariffBand
 from billing.services import Tender
 from players.models import Player, validate_phone
 from tables.models import Table, TableKind
@@ -307,19 +307,44 @@ class BookingForm(forms.Form):
 
 
 class ReportForm(forms.Form):
+    """A report by calendar days of the club's time (from, to) or by one shift."""
+
     start = ascii_forms.DateField(
-        label=_("from"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("from"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     end = ascii_forms.DateField(
-        label=_("to"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        label=_("to"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
+    shift = forms.ModelChoiceField(
+        label=_("or a shift"),
+        queryset=Shift.objects.order_by("-opened_at"),
+        required=False,
+        empty_label=_("— calendar days —"),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["shift"].label_from_instance = shift_label
 
     def clean(self):
         data = super().clean()
         start, end = data.get("start"), data.get("end")
-        if start and end:
-            if end < start:
-                raise ValidationError(_("The end must be after the start."))
-            if (end - start).days > 366:
-                raise ValidationError(_("A report covers at most a year."))
+        if data.get("shift") or self.errors:
+            return data
+        if not (start and end):
+            raise ValidationError(_("Choose the days, or a shift."))
+        if end < start:
+            raise ValidationError(_("The end must be after the start."))
+        if (end - start).days > 366:
+            raise ValidationError(_("A report covers at most a year."))
         return data
+
+
+def shift_label(shift):
+    opened = timezone.localtime(shift.opened_at)
+    closed = timezone.localtime(shift.closed_at).strftime("%d.%m %H:%M") if shift.closed_at else "…"
+    return f"№{shift.pk}: {opened:%d.%m %H:%M} – {closed}"

@@ -64,7 +64,13 @@ class BillingSettings(models.Model):
 class Tariff(models.Model):
     """The price bands of one table kind; together they cover the week exactly once."""
 
-    kind = models.CharField(_("table kind"), max_length=16, choices=TableKind.choices, unique=True)
+    kind = models.CharField(
+        _("table kind"),
+        max_length=16,
+        choices=TableKind.choices,
+        unique=True,
+        error_messages={"unique": _("This table kind has its tariff already.")},
+    )
 
     class Meta:
         ordering = ["kind"]
@@ -118,7 +124,11 @@ class TariffBand(models.Model):
 class SpecialDay(models.Model):
     """A date priced with another weekday's bands, e.g. a holiday priced as a Sunday."""
 
-    date = models.DateField(_("date"), unique=True)
+    date = models.DateField(
+        _("date"),
+        unique=True,
+        error_messages={"unique": _("This date is a special day already.")},
+    )
     priced_as = models.PositiveSmallIntegerField(_("priced as"), choices=WEEKDAY_CHOICES, default=6)
     note = models.CharField(_("note"), max_length=100, blank=True)
 
@@ -217,7 +227,12 @@ class Stretch(models.Model):
 class BarItem(models.Model):
     """The bar's small price list (no stock keeping)."""
 
-    name = models.CharField(_("name"), max_length=80, unique=True)
+    name = models.CharField(
+        _("name"),
+        max_length=80,
+        unique=True,
+        error_messages={"unique": _("A bar item with this name exists already.")},
+    )
     price = MoneyField(_("price, ₽"))
     is_active = models.BooleanField(_("on sale"), default=True)
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from billing.views import bills, desk, shifts, tariffs
+from billing.views import bills, desk, reports, shifts, tariffs
 
 app_name = "billing"
 
@@ -31,7 +31,10 @@ urlpatterns = [
     path("bills/<int:pk>/refund/", bills.refund, name="refund"),
     # Shifts, reports, bookings (cashiers and admins)
     path("shift/", shifts.shift, name="shift"),
-    path("reports/", shifts.reports, name="reports"),
+    path("reports/", reports.reports, name="reports"),
+    path("reports/payments.csv", reports.payments_csv, name="payments_csv"),
+    path("reports/shifts.csv", reports.shifts_csv, name="shifts_csv"),
+    path("reports/revenue.csv", reports.revenue_csv, name="revenue_csv"),
     path("bookings/", shifts.bookings, name="bookings"),
     path("bookings/<int:pk>/<str:action>/", shifts.booking_action, name="booking_action"),
     # A table's clock on its board (public)

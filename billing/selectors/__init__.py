@@ -20,7 +20,13 @@ from billing.selectors.bills import (
     unpaid_bills,
 )
 from billing.selectors.bookings import next_bookings, recent_bookings
-from billing.selectors.reports import PeriodReport, period_report, utilisation
+from billing.selectors.reports import (
+    PeriodReport,
+    payments_between,
+    period_report,
+    shift_period_report,
+    utilisation,
+)
 from billing.selectors.sessions import (
     Clock,
     board_clock,
@@ -81,6 +87,7 @@ __all__ = [
     "open_business",
     "open_sessions",
     "open_shift",
+    "payments_between",
     "period_report",
     "played",
     "players_of",
@@ -89,6 +96,7 @@ __all__ = [
     "recent_bookings",
     "recent_shift_reports",
     "session_detail",
+    "shift_period_report",
     "shift_report",
     "shift_reports",
     "special_days",

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from billing import pricing, splits
-from billing.models import Bill, BillLine, LineKind, Shift, Stretch, TableSession
+from billing.models import Bill, BillLine, LineKind, Payment, Shift, Stretch, TableSession
 from billing.pricing import half_up
 from billing.selectors.shifts import shift_reports
 from billing.selectors.tariffs import club_tariff, club_tz
@@ -17,6 +17,9 @@ from tables.models import Table
 
 @dataclass
 class PeriodReport:
+    """The bills of the sessions stopped in ``[since, until)``: by calendar days of the
+    club's time (``start``…``end``, ``shift`` None) or during one ``shift``."""
+
     start: object  # date
     end: object  # date, inclusive
     by_table: list  # [(table number, kopecks)]
@@ -27,10 +30,17 @@ class PeriodReport:
     utilisation: list  # [percent] for each hour 0…23
     shifts: list  # [ShiftReport]
     sessions: int
+    since: object = None  # the period's bounds, aware datetimes
+    until: object = None
+    shift: object = None
 
     @property
     def revenue(self):
         return self.time_revenue + self.bar_revenue
+
+    @property
+    def by_shift(self):
+        return self.shift is not None
 
 
 def _local_midnight(day, tz):
@@ -41,10 +51,33 @@ def period_report(start, end, *, tariff=None):
     """Revenue per table and per band, bar revenue, utilisation per hour of the day and the
     shifts, for the bills of sessions stopped from ``start`` to ``end`` (local dates,
     inclusive); utilisation counts every played second in the days."""
-    tariff = tariff or club_tariff()
     tz = club_tz()
     since = _local_midnight(start, tz)
     until = _local_midnight(end + timedelta(days=1), tz)
+    shifts = Shift.objects.filter(opened_at__gte=since, opened_at__lt=until)
+    return _report(since, until, shifts, tariff=tariff, start=start, end=end)
+
+
+def shift_period_report(shift, *, tariff=None, now=None):
+    """The same for the sessions stopped during ``shift`` (from its opening to its close,
+    or now while it is open)."""
+    until = shift.closed_at or now or timezone.now()
+    tz = club_tz()
+    report = _report(
+        shift.opened_at,
+        until,
+        [shift],
+        tariff=tariff,
+        start=shift.opened_at.astimezone(tz).date(),
+        end=until.astimezone(tz).date(),
+    )
+    report.shift = shift
+    return report
+
+
+def _report(since, until, shifts, *, tariff, start, end):
+    tariff = tariff or club_tariff()
+    tz = club_tz()
     in_period = {"stopped_at__gte": since, "stopped_at__lt": until}
     # Plain rows, not model instances: a month of a big club is thousands of sessions.
     revenue_of = {}
@@ -83,7 +116,7 @@ def period_report(start, end, *, tariff=None):
     for name, quantity, unit_price in bar:
         bar_items[name][0] += quantity
         bar_items[name][1] += quantity * unit_price
-    shifts = shift_reports(Shift.objects.filter(opened_at__gte=since, opened_at__lt=until))
+    shifts = shift_reports(shifts)
     tables = Table.objects.filter(is_active=True).count() or 1
     return PeriodReport(
         start=start,
@@ -96,6 +129,21 @@ def period_report(start, end, *, tariff=None):
         utilisation=utilisation(since, until, tables, tz),
         shifts=shifts,
         sessions=count,
+        since=since,
+        until=until,
+    )
+
+
+# --- the bookkeeper's CSV files: payments and shifts of a period -----------------------------
+
+
+def payments_between(since, until):
+    """Every payment (refunds too) taken in ``[since, until)``, in order, with its bill's
+    table, its shift and who recorded it."""
+    return (
+        Payment.objects.filter(at__gte=since, at__lt=until)
+        .select_related("bill__session__table", "payer", "recorded_by", "shift")
+        .order_by("at", "pk")
     )
 
 

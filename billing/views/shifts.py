@@ -1,17 +1,15 @@
-"""Shifts, reports and bookings (cashiers and admins)."""
+"""Shifts and bookings (cashiers and admins)."""
 
 import functools
-from datetime import timedelta
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST
 
 from billing import selectors, services
-from billing.forms import BookingForm, CloseShiftForm, OpenShiftForm, ReportForm
+from billing.forms import BookingForm, CloseShiftForm, OpenShiftForm
 from billing.models import Reservation, ReservationStatus
 from toolbox.roles import cashier_required
 
@@ -74,42 +72,6 @@ def shift(request):
         success=_("The shift is closed."),
         done="billing:shift",
     )
-
-
-@cashier_required
-@require_safe
-def reports(request):
-    today = timezone.localdate()
-    form = ReportForm(request.GET or {"start": today - timedelta(days=6), "end": today})
-    report = selectors.period_report(**form.cleaned_data) if form.is_valid() else None
-    status = 200 if form.is_valid() else BAD_REQUEST
-    context = {"form": form, "report": report, "chart": chart(report) if report else None}
-    return render(request, "billing/reports.html", context, status=status)
-
-
-def chart(report):
-    """Geometry of the utilisation bar chart (server-rendered SVG): 24 bars, 0–100 %."""
-    width, height, left, bottom = 24 * 30, 200, 36, 24
-    bars = []
-    for hour, percent in enumerate(report.utilisation):
-        bar_height = round(min(percent, 100) * (height - 10) / 100, 1)
-        bars.append(
-            {
-                "hour": hour,
-                "percent": percent,
-                "x": left + hour * 30 + 4,
-                "y": round(height - bar_height, 1),
-                "height": bar_height,
-                "label_x": left + hour * 30 + 15,
-            }
-        )
-    return {
-        "bars": bars,
-        "width": left + width,
-        "height": height + bottom,
-        "axis_y": height,
-        "ticks": [{"y": round(height - p * (height - 10) / 100, 1), "p": p} for p in (0, 50, 100)],
-    }
 
 
 def bookings_page(request, form=None, error=None):

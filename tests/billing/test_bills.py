@@ -1,9 +1,12 @@
 """Bills, payments, shifts, reports and bookings through the services and the pages."""
 
+import csv
+import io
 from datetime import UTC, datetime, time, timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -615,3 +618,85 @@ def test_a_paid_bill_shows_no_percent_column_from_another_split_mode(
     )
     html = cashier_client.get(reverse("billing:bill", args=[bill.pk])).content.decode()
     assert "percent-input" not in html and 'value="70"' not in html
+
+
+# --- reports a bookkeeper can use (issue 21 item 8) -----------------------------------------
+
+
+def test_a_report_by_shift_or_by_calendar_days_says_which(cashier_client, tariffs, table, cashier):
+    first = services.open_shift(user=cashier, opening_cash=0, at=at(10))
+    session_between(table, cashier, at(11), at(12))
+    services.close_shift(shift=first, user=cashier, counted_cash=0, at=at(13), **LEAVE_OPEN)
+    services.open_shift(user=cashier, opening_cash=0, at=at(13))
+    session_between(table, cashier, at(14), at(15))
+    first.refresh_from_db()
+    report = selectors.shift_period_report(first)
+    assert (report.sessions, report.time_revenue) == (1, 400_00)
+    assert selectors.period_report(at(12).date(), at(12).date()).sessions == 2
+    url = reverse("billing:reports")
+    html = cashier_client.get(url, {"shift": first.pk}, HTTP_ACCEPT_LANGUAGE="ru").content
+    assert f"По смене: смена №{first.pk}, 30.11.2026 10:00 – 30.11.2026 13:00" in html.decode()
+    days = {"start": "2026-11-30", "end": "2026-11-30"}
+    html = cashier_client.get(url, days, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "По календарным дням: 30.11.2026 – 30.11.2026" in html
+
+
+LEAVE_OPEN = {"leave_open_business": True}
+
+
+def csv_rows(response):
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+
+
+def test_payments_shifts_and_revenue_export_as_formula_safe_csv_in_the_club_s_time(
+    cashier_client, tariffs, table, cashier
+):
+    shift = services.open_shift(user=cashier, opening_cash=1000_00, at=at(10))
+    session = start_prepaid(table, cashier, 60, at(18))
+    services.stop_session(session=session, user=cashier, at=at(18, 11))
+    bill = session.bill
+    services.record_refund(
+        bill=bill, method="cash", amount=350_00, receipt_number="502", user=cashier, at=at(18, 12)
+    )
+    other = session_between(table, cashier, at(19), at(20)).bill
+    payer = services.add_payer(bill=other, name='=HYPERLINK("http://x","y")', user=cashier)
+    services.record_payment(
+        bill=other,
+        method="card",
+        amount=700_00,
+        receipt_number="503",
+        payer=payer,
+        user=cashier,
+        at=at(20, 1),
+    )
+    services.close_shift(shift=shift, user=cashier, counted_cash=1350_00, at=at(21))
+    query = {"shift": shift.pk}
+    rows = csv_rows(cashier_client.get(reverse("billing:payments_csv"), query))
+    assert rows[0][:3] == ["время оплаты", "смена", "счёт"]
+    assert [row[0] for row in rows[1:]] == [
+        "2026-11-30 18:00:00",  # Moscow time, not 15:00 UTC
+        "2026-11-30 18:12:00",
+        "2026-11-30 20:01:00",
+    ]
+    assert [row[6] for row in rows[1:]] == ["700.00", "-350.00", "700.00"]
+    assert rows[3][8] == '\'=HYPERLINK("http://x","y")'
+    shifts = csv_rows(cashier_client.get(reverse("billing:shifts_csv"), query))
+    assert shifts[1][:3] == [str(shift.pk), "2026-11-30 10:00:00", "2026-11-30 21:00:00"]
+    assert shifts[1][-4:] == ["1000.00", "1350.00", "1350.00", "0.00"]
+    revenue = csv_rows(cashier_client.get(reverse("billing:revenue_csv"), query))
+    assert revenue[-2][-1] == "1050.00"  # 350 + 700 of table time
+    assert cashier_client.get(reverse("billing:payments_csv"), {"shift": "x"}).status_code == 404
+
+
+def test_the_admin_shows_the_club_s_time_not_utc(tariffs, table, cashier):
+    """The audit entry's session and shift were named in UTC («2026-11-30 15:00»)."""
+    session = session_between(table, cashier, at(18), at(19))
+    user = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client = Client()
+    client.force_login(user)
+    entry = session.audit_entries.first()
+    page = client.get(reverse("admin:billing_auditentry_change", args=[entry.pk]))
+    html = page.content.decode()
+    assert "2026-11-30 18:00" in html and "2026-11-30 15:00" not in html

@@ -2,6 +2,8 @@
 in the pages and in the Django admin, reads and shows roubles with kopecks and stores
 integer kopecks. The bar's price list in the admin asked for kopecks: 100 saved 1,00 ₽."""
 
+import re
+
 import pytest
 from django.apps import apps
 from django.urls import reverse
@@ -64,3 +66,17 @@ def test_every_money_field_of_billing_is_kept_in_kopecks_and_typed_in_roubles():
     for model_name, field_name, _in_roubles in integers:
         field = apps.get_model("billing", model_name)._meta.get_field(field_name)
         assert "₽" in str(field.verbose_name), (model_name, field_name)
+
+
+def test_the_bar_s_admin_reads_as_russian(staff_admin_client):
+    """«Позиция бара "Морс" был успешно добавлен», «Позиция бара с таким Название уже
+    существует»: the admin's sentences agree with a masculine noun, and the duplicate's
+    message is the model's own."""
+    url = reverse("admin:billing_baritem_add")
+    posted = {"name": "Морс", "price": "120,50", "is_active": "on"}
+    response = staff_admin_client.post(url, posted, follow=True)
+    text = re.sub(r"<[^>]+>", "", response.content.decode())
+    assert 'Товар бара "Морс" был успешно добавлен.' in text
+    response = staff_admin_client.post(url, posted)
+    html = response.content.decode()
+    assert "Товар бара с таким названием уже есть." in html and "Название уже" not in html
