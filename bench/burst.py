@@ -238,7 +238,7 @@ def main():
     os.environ["DB_POOL_SIZE"] = (
         str(args.pool) if args.pool else os.environ.get("DB_POOL_SIZE", str(pool or 0))
     )
-    server = board_push.start_uvicorn(args, port)
+    server = board_push.start_uvicorn(args, port, args.workers)
     statuses_all, latencies_all, peaks = {}, [], []
     try:
         cookies = sign_in(port)
