@@ -2,8 +2,12 @@
 gap or an overlap in the week is refused before anything is saved."""
 
 from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from billing import selectors, services
 from billing.forms import BandFormSet, TariffBandForm
 from billing.labels import money
 from billing.models import (
@@ -14,6 +18,7 @@ from billing.models import (
     Tariff,
     TariffBand,
 )
+from toolbox import forms as ascii_forms
 from toolbox.forms import AsciiAdminMixin
 from toolbox.immutable import ReadOnlyAdminMixin
 
@@ -25,10 +30,41 @@ class TariffBandInline(AsciiAdminMixin, admin.TabularInline):
     extra = 1
 
 
+class TariffAdminForm(ascii_forms.ModelForm):
+    """A kind's tariff: its bands (inline) and when the change takes effect."""
+
+    valid_from = ascii_forms.SplitDateTimeField(
+        label=_("takes effect from"),
+        required=False,
+        widget=admin.widgets.AdminSplitDateTime,
+        help_text=_(
+            "Empty: from the moment it is saved. Time already played keeps the price it was "
+            "played at; a change planned for later replaces one planned before."
+        ),
+    )
+
+    class Meta:
+        model = Tariff
+        fields = ["kind"]
+
+    def clean_valid_from(self):
+        moment = self.cleaned_data.get("valid_from")
+        if moment is not None and moment < timezone.now() - services.PAST_SLACK:
+            raise ValidationError(
+                _("A tariff change takes effect now or later, never in the past.")
+            )
+        return moment
+
+
 @admin.register(Tariff)
 class TariffAdmin(AsciiAdminMixin, admin.ModelAdmin):
+    """Saving a kind's bands is a new version of its tariff (``services.record_version``),
+    audited; the versions so far are listed, read-only."""
+
+    form = TariffAdminForm
     list_display = ["kind", "bands_summary"]
     inlines = [TariffBandInline]
+    readonly_fields = ["versions_list"]
 
     @admin.display(description=_("price bands"))
     def bands_summary(self, tariff):
@@ -37,8 +73,33 @@ class TariffAdmin(AsciiAdminMixin, admin.ModelAdmin):
             for band in tariff.bands.all()
         )
 
+    @admin.display(description=_("versions"))
+    def versions_list(self, tariff):
+        if tariff.pk is None:
+            return "—"
+        lines = []
+        for version in tariff.versions.order_by("-valid_from"):
+            since = (
+                _("from %(moment)s")
+                % {"moment": f"{timezone.localtime(version.valid_from):%d.%m.%Y %H:%M}"}
+                if version.valid_from
+                else _("since the beginning")
+            )
+            bands = "; ".join(
+                f"{row.weekdays_label} {row.hours_label} {money(row.price_per_hour)}"
+                for row in selectors.band_rows(version)
+            )
+            lines.append(format_html("<li>{}: {}</li>", since, bands))
+        return format_html("<ul>{}</ul>", format_html_join("", "{}", ((line,) for line in lines)))
+
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("bands")
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        services.record_version(
+            tariff=form.instance, user=request.user, valid_from=form.cleaned_data["valid_from"]
+        )
 
 
 @admin.register(SpecialDay)

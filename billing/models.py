@@ -121,6 +121,39 @@ class TariffBand(models.Model):
         return f"{self.start:%H:%M}–{self.end:%H:%M}"
 
 
+class TariffVersion(ImmutableRow, models.Model):
+    """A kind's bands as they were saved, in force from ``valid_from`` (None: since the
+    beginning, the kind's first) until the next version: time is priced by the version in
+    force when it was played, so a change never reprices the past. Written by
+    ``services.save_tariff`` when the bands are saved, never changed; one not yet in force
+    is replaced by the next save."""
+
+    changed_message = "A tariff version is never changed: save the bands again instead."
+
+    tariff = models.ForeignKey(
+        Tariff, on_delete=models.CASCADE, related_name="versions", verbose_name=_("tariff")
+    )
+    valid_from = models.DateTimeField(_("in force from"), null=True, blank=True)
+    # [{"weekdays": "01234", "start": "10:00", "end": "18:00", "price_per_hour": 40000}, …]
+    bands = models.JSONField(_("price bands"))
+    created_at = models.DateTimeField(_("saved"), default=timezone.now)
+    created_by = done_by(_("saved by"))
+
+    class Meta:
+        ordering = ["tariff", "valid_from"]
+        verbose_name = _("tariff version")
+        verbose_name_plural = _("tariff versions")
+        constraints = [
+            models.UniqueConstraint(fields=["tariff", "valid_from"], name="one_version_a_moment"),
+            models.UniqueConstraint(
+                fields=["tariff"], condition=Q(valid_from=None), name="one_first_version"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.tariff} {self.valid_from or ''}".strip()
+
+
 class SpecialDay(models.Model):
     """A date priced with another weekday's bands, e.g. a holiday priced as a Sunday."""
 
@@ -498,6 +531,7 @@ class AuditAction(models.TextChoices):
     REFUND = "refund", pgettext_lazy("audit action", "Refund")
     SHIFT_OPEN = "shift.open", pgettext_lazy("audit action", "Shift opened")
     SHIFT_CLOSE = "shift.close", pgettext_lazy("audit action", "Shift closed")
+    TARIFF_CHANGE = "tariff.change", pgettext_lazy("audit action", "Tariff changed")
 
 
 # An entry in words: its action's sentence, the %(names)s being its details in words
@@ -523,6 +557,7 @@ AUDIT_SENTENCES = {
     AuditAction.REFUND: _("Given back %(amount)s, %(method)s, refund receipt №%(receipt)s"),
     AuditAction.SHIFT_OPEN: _("Shift opened with %(cash)s"),
     AuditAction.SHIFT_CLOSE: _("Shift closed: counted %(counted)s, expected %(expected)s"),
+    AuditAction.TARIFF_CHANGE: _("Tariff of %(kind)s from %(valid_from)s: %(bands)s"),
 }
 # A detail that an entry of the action may or may not have: its clause follows the sentence
 # when the entry has it.
@@ -552,6 +587,16 @@ class DetailWords(dict):
         if key in ("old", "new"):
             start, end = (list(value or []) + [None, None])[:2]
             return f"{clock_time(start)} – {clock_time(end)}"
+        if key == "kind":
+            return TableKind(value).label if value in TableKind.values else value
+        if key == "valid_from":
+            return clock_time(value) if value else _("the beginning")
+        if key == "bands":
+            return "; ".join(
+                f"{weekdays_label(int(day) for day in row['weekdays'])} "
+                f"{row['start'][:5]}–{row['end'][:5]} {money(row['price_per_hour'])}"
+                for row in value or []
+            )
         return value
 
 

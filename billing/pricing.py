@@ -275,34 +275,76 @@ class Tariff:
 
     ``bands``: ``{kind: [Band, …]}``; ``step`` and ``minimum`` in seconds; ``special_days``:
     ``{date: weekday whose bands apply}``; ``tz``: the club's time zone (a ZoneInfo).
+
+    A tariff changes without repricing the past: ``changes`` are later versions of a kind's
+    bands, ``{kind: [(since, [Band, …]), …]}`` (aware datetimes). ``bands`` are in force
+    until a kind's first change, each change from its ``since`` until the next: time is
+    priced by the version in force when it was played. At a change the band in force is the
+    new version's band covering that moment.
     """
 
-    def __init__(self, bands, *, step=60, minimum=0, special_days=None, tz=None):
+    def __init__(self, bands, *, step=60, minimum=0, special_days=None, tz=None, changes=None):
         self.bands = {kind: list(kind_bands) for kind, kind_bands in bands.items()}
         self.step = max(int(step), 1)
         self.minimum = max(int(minimum), 0)
         self.special_days = dict(special_days or {})
         self.tz = tz or ZoneInfo("UTC")
+        # kind → [(since timestamp, until timestamp, bands)] in time order
+        self._versions = {}
+        for kind in set(self.bands) | set(changes or {}):
+            later = sorted((changes or {}).get(kind, ()), key=lambda change: change[0])
+            starts = [float("-inf")] + [since.timestamp() for since, _bands in later]
+            ends = starts[1:] + [float("inf")]
+            kind_bands = [self.bands.get(kind, [])] + [list(bands) for _since, bands in later]
+            self._versions[kind] = list(zip(starts, ends, kind_bands, strict=True))
         self._days = {}  # (kind, date) → [(start timestamp, band)], sorted
 
     def weekday_of(self, day):
         return self.special_days.get(day, day.weekday())
 
+    def _occurrences(self, bands, day):
+        """(UTC timestamp, band) of ``bands`` starting on ``day`` (local)."""
+        weekday = self.weekday_of(day)
+        return [
+            (datetime.combine(day, band.start, tzinfo=self.tz).timestamp(), band)
+            for band in bands
+            if weekday in band.weekdays
+        ]
+
     def _starts(self, kind, day):
-        """Band occurrences that start on ``day`` (local): (UTC timestamp, band), sorted."""
+        """Band occurrences that start on ``day`` (local): (UTC timestamp, band), sorted; a
+        version's start that falls on the day is one too (its band covering that moment)."""
         key = (kind, day)
         if key not in self._days:
-            weekday = self.weekday_of(day)
-            self._days[key] = sorted(
-                (
-                    datetime.combine(day, band.start, tzinfo=self.tz).timestamp(),
-                    id(band),
-                    band,
+            first = datetime.combine(day, time(0), tzinfo=self.tz).timestamp()
+            last = datetime.combine(day + timedelta(days=1), time(0), tzinfo=self.tz).timestamp()
+            starts = []
+            for since, until, bands in self._versions.get(kind, ()):
+                starts.extend(
+                    (moment, band)
+                    for moment, band in self._occurrences(bands, day)
+                    if since <= moment < until
                 )
-                for band in self.bands.get(kind, ())
-                if weekday in band.weekdays
+                if first <= since < last:
+                    covering = self._covering(bands, since)
+                    if covering is not None:
+                        starts.append((since, covering))
+            self._days[key] = sorted(
+                {(moment, id(band)): (moment, id(band), band) for moment, band in starts}.values()
             )
         return self._days[key]
+
+    def _covering(self, bands, moment):
+        """The band of ``bands`` in force at ``moment``: the latest to start at or before it
+        (a validated week's band lasts at most a day: it started today or yesterday)."""
+        day = datetime.fromtimestamp(moment, self.tz).date()
+        earlier = [
+            (start, id(band), band)
+            for start, band in self._occurrences(bands, day - timedelta(days=1))
+            + self._occurrences(bands, day)
+            if start <= moment
+        ]
+        return max(earlier)[2] if earlier else None
 
     def _timeline(self, kind, start, end):
         """Band starts from before ``start`` to ``end``: parallel lists (timestamps, bands)."""

@@ -53,7 +53,8 @@ from billing.selectors.shifts import (
     shift_reports,
 )
 from billing.selectors.tariffs import (
-    band_of,
+    band_rows,
+    bands_of,
     club_tariff,
     club_tz,
     special_days,
@@ -66,7 +67,8 @@ __all__ = [
     "PeriodReport",
     "ShiftReport",
     "audit_of",
-    "band_of",
+    "band_rows",
+    "bands_of",
     "bill_audit",
     "bill_of",
     "bill_summary",

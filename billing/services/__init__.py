@@ -29,9 +29,16 @@ from billing.services.sessions import (
     void_session,
 )
 from billing.services.shifts import close_shift, open_shift
-from billing.services.tariffs import save_tariff, validate_week, week_errors
+from billing.services.tariffs import (
+    PAST_SLACK,
+    record_version,
+    save_tariff,
+    validate_week,
+    week_errors,
+)
 
 __all__ = [
+    "PAST_SLACK",
     "Tender",
     "add_bar_item",
     "add_payer",
@@ -45,6 +52,7 @@ __all__ = [
     "open_shift",
     "pause_session",
     "receipt_used",
+    "record_version",
     "record_payment",
     "record_refund",
     "remove_line",

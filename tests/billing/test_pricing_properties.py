@@ -216,3 +216,44 @@ def test_prices_do_not_depend_on_the_server_time_zone(restore_tz, tariff, interv
             )
         )
     assert all(answer == answers[0] for answer in answers)
+
+
+# --- a tariff change never reprices the past (issue 21 item 5) ------------------------------
+
+
+@SETTINGS
+@given(tariffs(rounding=False), weeks(), sessions(), st.integers(0, 760 * DAY))
+def test_a_change_prices_each_second_at_the_version_in_force(tariff, later, intervals, offset):
+    """Every played second costs what the band in force then costs: the old version's
+    before the change, the new one's after; and time played before the change costs what
+    it cost without it."""
+    since = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=offset)
+    exact = {"step": 1, "minimum": 0, "tz": tariff.tz}
+    changed = Tariff(tariff.bands, changes={"k": [(since, later)]}, **exact)
+    price = changed.price(intervals)
+    new = Tariff({"k": later}, **exact)
+    expected = Fraction(0)
+    for interval in intervals:
+        before = Played(interval.start, min(interval.end, since), "k")
+        after = Played(max(interval.start, since), interval.end, "k")
+        for part, version in ((before, tariff), (after, new)):
+            if part.start < part.end:
+                expected += version.price([part]).subtotal
+    assert price.subtotal == expected
+    played_before = [Played(i.start, min(i.end, since), "k") for i in intervals if i.start < since]
+    if played_before:
+        assert changed.price(played_before).subtotal == tariff.price(played_before).subtotal
+
+
+@SETTINGS
+@given(tariffs(), sessions(), st.integers(0, 760 * DAY))
+def test_a_change_to_the_same_bands_changes_no_price(tariff, intervals, offset):
+    since = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=offset)
+    same = Tariff(
+        tariff.bands,
+        step=tariff.step,
+        minimum=tariff.minimum,
+        tz=tariff.tz,
+        changes={"k": [(since, tariff.bands["k"])]},
+    )
+    assert same.price(intervals).total == tariff.price(intervals).total

@@ -1,7 +1,7 @@
 """Tariffs as an admin finds them: the Django admin refuses gaps and overlaps naming the
 hours, the tariffs page previews a price, ``manage.py price_preview`` prints it."""
 
-from datetime import time
+from datetime import UTC, datetime, time, timedelta
 from decimal import Decimal
 from io import StringIO
 
@@ -9,13 +9,13 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
-from billing import services
+from billing import selectors, services
 from billing.demo import load_demo_tariffs
-from billing.models import BillingSettings, SpecialDay, Tariff, TariffBand
-from billing.pricing import WEEK, Band
-from tests.factories import UserFactory
+from billing.models import AuditEntry, BillingSettings, SpecialDay, Tariff, TariffBand
+from billing.pricing import WEEK, Band, Played
+from tests.factories import TableFactory, UserFactory
 from toolbox.roles import ADMINS, MARKERS
 
 pytestmark = pytest.mark.django_db
@@ -202,3 +202,87 @@ def test_price_preview_command_uses_special_days(demo_tariffs):
 def test_price_preview_command_refuses_bad_times(demo_tariffs, start, end):
     with pytest.raises(CommandError):
         call_command("price_preview", kind="pyramid_12", start=start, end=end)
+
+
+# --- a tariff change never reprices the past (issue 21 item 5) ------------------------------
+
+# Monday 30 November 2026 in Moscow (UTC+3): 18:00–02:00 is the 700 ₽/h evening band.
+EVENING = datetime(2026, 11, 30, 15, 0, tzinfo=UTC)
+RAISED = [
+    Band(WEEK, time(2), time(10), 500_00),
+    Band(frozenset(range(5)), time(10), time(18), 400_00),
+    Band(frozenset(range(5)), time(18), time(2), 750_00),
+    Band(frozenset({5, 6}), time(10), time(2), 800_00),
+]
+
+
+def test_raising_a_band_reprices_neither_a_paid_session_nor_a_running_one_s_past(
+    demo_tariffs, cashier_client, cashier
+):
+    """700 → 750 ₽ at 19:30: the paid 18:00–19:00 session's page still agrees with its
+    bill (700 ₽), and the table running since 18:00 does not jump by 75 ₽ at once: its
+    first hour and a half stays at 700 ₽/h, what is played after costs 750 ₽/h."""
+    paid_table, running_table = TableFactory(number=1), TableFactory(number=2)
+    paid = services.start_session(table=paid_table, user=cashier, at=EVENING)
+    services.stop_session(session=paid, user=cashier, at=EVENING + timedelta(hours=1))
+    running = services.start_session(table=running_table, user=cashier, at=EVENING)
+    change = EVENING + timedelta(minutes=90)
+    before = selectors.clock_of(running, now=change, tariff=selectors.club_tariff()).price
+    services.save_tariff("pyramid_12", RAISED, user=cashier, at=change)
+    tariff = selectors.club_tariff()
+    assert selectors.clock_of(running, now=change, tariff=tariff).price.total == before.total
+    later = selectors.clock_of(running, now=change + timedelta(minutes=30), tariff=tariff)
+    assert later.price.total == 1050_00 + 375_00  # not 2 h × 750 = 1500
+    assert selectors.price_of(paid).total == paid.bill.lines.get().amount == 700_00
+    page = cashier_client.get(reverse("billing:session", args=[paid.pk]))
+    assert "700,00" in page.content.decode() and "750,00" not in page.content.decode()
+    entry = AuditEntry.objects.filter(action="tariff.change").order_by("pk").last()
+    with translation.override("ru"):
+        assert entry.description.startswith("Тариф «Пирамида, 12 футов» с 30.11 19:30:00:")
+        assert "Пн–Пт 18:00–02:00 750,00" in entry.description
+
+
+def test_a_change_can_be_planned_for_later_and_is_never_in_the_past(demo_tariffs, cashier):
+    now = timezone.now()
+    with pytest.raises(ValidationError):
+        services.save_tariff(
+            "pyramid_12", RAISED, user=cashier, valid_from=now - timedelta(hours=1)
+        )
+    services.save_tariff("pyramid_12", RAISED, user=cashier, valid_from=now + timedelta(days=3))
+    kinds = {item.tariff.kind: item for item in selectors.tariffs_overview()}
+    item = kinds["pyramid_12"]
+    assert [row.price_per_hour for row in item.current_rows] == [500_00, 400_00, 800_00, 700_00]
+    assert 750_00 in [row.price_per_hour for row in item.planned_rows]
+    tomorrow = now + timedelta(days=1)
+    played = [Played(tomorrow, tomorrow + timedelta(hours=1), "pyramid_12")]
+    assert selectors.club_tariff().price(played).total in {500_00, 400_00, 700_00, 800_00}
+
+
+def test_the_admin_saves_each_change_as_a_version_from_now(staff_admin_client):
+    response = add_tariff(
+        staff_admin_client, NIGHTS, (WORKDAYS, "10:00", "02:00", "350"), WEEKEND_DAYS
+    )
+    assert response.status_code == 302
+    tariff = Tariff.objects.get(kind="pyramid_9")
+    first = tariff.versions.get()
+    assert first.valid_from is None  # the kind's first: since the beginning
+    url = reverse("admin:billing_tariff_change", args=[tariff.pk])
+    data = {"kind": "pyramid_9", "bands-TOTAL_FORMS": "3", "bands-INITIAL_FORMS": "3"}
+    data |= {"bands-MIN_NUM_FORMS": "0", "bands-MAX_NUM_FORMS": "1000"}
+    for index, band in enumerate(tariff.bands.order_by("start", "weekdays")):
+        data[f"bands-{index}-id"] = str(band.pk)
+        data[f"bands-{index}-tariff"] = str(tariff.pk)
+        data[f"bands-{index}-weekdays"] = list(band.weekdays)
+        data[f"bands-{index}-start"] = band.start.strftime("%H:%M")
+        data[f"bands-{index}-end"] = band.end.strftime("%H:%M")
+        data[f"bands-{index}-price_per_hour"] = (
+            "400" if band.price_per_hour == 350_00 else str(band.price_per_hour // 100)
+        )
+    response = staff_admin_client.post(url, data)
+    assert response.status_code == 302
+    newest = tariff.versions.order_by("-valid_from").first()
+    assert newest.valid_from is not None and newest.valid_from <= timezone.now()
+    assert 400_00 in [row["price_per_hour"] for row in newest.bands]
+    assert AuditEntry.objects.filter(action="tariff.change").count() == 2  # first, change
+    page = staff_admin_client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "с самого начала" in page

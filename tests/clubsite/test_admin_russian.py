@@ -94,6 +94,8 @@ AUDIT_DETAILS = {"table": 1, "from_table": 2, "prepaid_minutes": 60, "old": CLOC
 AUDIT_DETAILS |= {"item": "Чай", "quantity": 2, "percent": 10, "member": "Иван Петров"}
 AUDIT_DETAILS |= {"name": "Иван Петров", "mode": "loser", "method": "sbp", "amount": 150000}
 AUDIT_DETAILS |= {"receipt": 7, "cash": 500000, "counted": 500000, "expected": 500000}
+BAND = {"weekdays": "01234", "start": "18:00:00", "end": "02:00:00", "price_per_hour": 70000}
+AUDIT_DETAILS |= {"kind": "pyramid_12", "valid_from": CLOCK[0], "bands": [BAND]}
 
 
 def audit_actions_written():
