@@ -3,6 +3,7 @@ gap or an overlap in the week is refused before anything is saved."""
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
+from django.db.models import F
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -78,7 +79,7 @@ class TariffAdmin(AsciiAdminMixin, admin.ModelAdmin):
         if tariff.pk is None:
             return "—"
         lines = []
-        for version in tariff.versions.order_by("-valid_from"):
+        for version in tariff.versions.order_by(F("valid_from").desc(nulls_last=True)):
             since = (
                 _("from %(moment)s")
                 % {"moment": f"{timezone.localtime(version.valid_from):%d.%m.%Y %H:%M}"}

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -81,7 +82,7 @@ def record_version(*, tariff, user, valid_from=None, at=None):
         }
         for band in tariff.bands.order_by("start", "weekdays")
     ]
-    latest = tariff.versions.order_by("-valid_from").first()
+    latest = tariff.versions.order_by(F("valid_from").desc(nulls_last=True)).first()
     if latest is None:
         since = None
     else:

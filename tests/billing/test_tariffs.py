@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -280,7 +281,7 @@ def test_the_admin_saves_each_change_as_a_version_from_now(staff_admin_client):
         )
     response = staff_admin_client.post(url, data)
     assert response.status_code == 302
-    newest = tariff.versions.order_by("-valid_from").first()
+    newest = tariff.versions.order_by(F("valid_from").desc(nulls_last=True)).first()
     assert newest.valid_from is not None and newest.valid_from <= timezone.now()
     assert 400_00 in [row["price_per_hour"] for row in newest.bands]
     assert AuditEntry.objects.filter(action="tariff.change").count() == 2  # first, change
