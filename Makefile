@@ -27,10 +27,12 @@ setup-runtime: $(VENV)/.installed-runtime
 # A developer's: the runtime plus the tests and checks (pytest, ruff, Playwright, hypothesis…).
 setup: $(VENV)/.installed-dev setup-runtime
 
-# Served by uvicorn (ASGI): the boards' pushed streams are coroutines, not threads.
+# Served by uvicorn (ASGI): the boards' pushed streams are coroutines, not threads. Beside it,
+# the tables' lights' controller (it ends at once, saying so, when MQTT_URL is not set).
 run: setup-runtime
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo_club
+	$(PY) manage.py lights & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/bin/uvicorn clubsite.asgi:application --lifespan off --timeout-graceful-shutdown 3 \
 		--host $(word 1,$(subst :, ,$(HOST))) --port $(word 2,$(subst :, ,$(HOST)))
 

@@ -22,4 +22,5 @@ def club(request):
         "can_manage_roster": partial(can_manage_roster, user),
         "can_manage_tariffs": partial(can_manage_tariffs, user),
         "can_run_clocks": partial(can_run_clocks, user),
+        "lights_enabled": bool(settings.MQTT_URL),  # the tables' light relays are driven
     }

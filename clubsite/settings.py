@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "boards",
     "live",  # pushes changes to the boards (Server-Sent Events), see live/__init__.py
     "records",
+    "lights",  # the tables' light relays follow the clocks (MQTT_URL), see lights/__init__.py
     "broadcast",  # stream overlays and embeds
     "api",  # the read-only public API, /api/v1/
     "clubsite.apps.ClubsiteConfig",  # its admin.py: the user admin, limited for the Admins group
@@ -213,6 +214,14 @@ LIVE_BROKER = os.environ.get("LIVE_BROKER", "")
 # A stream ends after this long and the browser reconnects (spreads screens over restarted
 # workers); under WSGI (runserver, tests) a stream holds a thread, so it ends sooner.
 LIVE_STREAM_SECONDS = int(os.environ.get("LIVE_STREAM_SECONDS", "900"))
+
+# The tables' lights (lights/): the MQTT broker of the club's relays (Tasmota), e.g.
+# mqtt://user:pass@127.0.0.1:1883; unset: no light is driven and nothing else changes.
+MQTT_URL = os.environ.get("MQTT_URL", "")
+LIGHT_OFF_DELAY_SECONDS = int(os.environ.get("LIGHT_OFF_DELAY_SECONDS", "60"))
+LIGHT_GUARD = os.environ.get("LIGHT_GUARD", "warn")  # a table lit by hand: off|warn|switch_off
+if LIGHT_GUARD not in ("off", "warn", "switch_off"):
+    raise ImproperlyConfigured("LIGHT_GUARD must be off, warn or switch_off.")
 LIVE_WSGI_STREAM_SECONDS = 60
 # Under uvicorn WhiteNoise's static files are file iterators that Django reads in a thread, and
 # says so on every one of them; that is fine for static files (the streams are asynchronous).

@@ -30,6 +30,7 @@ urlpatterns = [
     path("players/", include((player_routes, "players"))),
     path("tables/", include("tables.urls")),
     path("billing/", include("billing.urls")),
+    path("lights/", include("lights.urls")),
     path("", include("tournaments.urls")),
     path("", include((game_routes, "games"))),
 ]

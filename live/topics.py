@@ -2,6 +2,8 @@
 console (and a tournament's board). A write publishes every topic its change shows on."""
 
 WALL = "wall"
+CLOCKS = "clocks"  # a table's clock changed (billing): the lights' controller hears it
+LIGHTS = "lights"  # a light changed: the desks and the home page hear it
 
 
 def table(number):

@@ -14,7 +14,7 @@ from toolbox.forms import AsciiAdminMixin
 class TableAdminForm(ascii_forms.ModelForm):
     class Meta:
         model = Table
-        fields = ["number", "name", "kind", "is_active", "out_of_service"]
+        fields = ["number", "name", "kind", "is_active", "out_of_service", "light_topic"]
 
     def clean(self):
         cleaned = super().clean()

@@ -1,4 +1,4 @@
-from django.core.validators import MinValueValidator
+from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -29,11 +29,33 @@ class Table(models.Model):
     )
     is_active = models.BooleanField(_("active"), default=True)
     out_of_service = models.BooleanField(_("out of service"), default=False)
+    # The MQTT topic of the relay that switches the table's light (Tasmota's "Topic", e.g.
+    # "table3"); empty: no relay (the lights app drives the relays).
+    light_topic = models.CharField(
+        _("light relay topic"),
+        max_length=64,
+        blank=True,
+        validators=[
+            RegexValidator(
+                r"^[A-Za-z0-9_-]+$",
+                _("Letters, digits, - and _ only, as the relay's Topic is set (e.g. table3)."),
+            )
+        ],
+        help_text=_("The Topic set on the table's light relay (Tasmota), e.g. table3."),
+    )
 
     class Meta:
         ordering = ["number"]
         verbose_name = _("table")
         verbose_name_plural = _("tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["light_topic"],
+                condition=~models.Q(light_topic=""),
+                name="unique_light_topic",
+                violation_error_message=_("Another table's light has this relay topic."),
+            )
+        ]
 
     def __str__(self):
         return f"№{self.number} {self.name}".strip()

@@ -40,6 +40,7 @@ MANAGE_ROSTER = "players.change_player"
 MANAGE_TARIFFS = "billing.change_tariff"
 RUN_CLOCKS = "billing.run_table_clock"
 MANAGE_TOURNAMENTS = "tournaments.change_tournament"
+LIGHT_WITHOUT_CLOCK = "lights.add_lightoverride"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
@@ -65,6 +66,8 @@ ADMIN_PERMISSIONS = (
         for model in ("tournament", "entrant", "match")
         for action in ("add", "change", "view", "delete")
     ]
+    # The tables' lights: light a table without a clock (cleaning), read their log.
+    + [("lights", "add_lightoverride"), ("lights", "view_lightevent")]
     # Login throttling: see who was locked out and unlock (delete the attempts).
     + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
     + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
@@ -159,3 +162,4 @@ roster_admin_required = staff_required(MANAGE_ROSTER)
 billing_admin_required = staff_required(MANAGE_TARIFFS)
 cashier_required = staff_required(RUN_CLOCKS)
 tournament_admin_required = staff_required(MANAGE_TOURNAMENTS)
+light_admin_required = staff_required(LIGHT_WITHOUT_CLOCK)

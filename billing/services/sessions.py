@@ -1,7 +1,7 @@
 """Writes of the tables' clocks: start, pause, resume, stop, move, and time corrections.
 
 Every change of a clock is one of these functions, under the table's or the session's row
-lock, and audited.
+lock, and audited; once it commits, the ``clocks`` topic says so (the lights follow it).
 """
 
 from dataclasses import replace
@@ -26,6 +26,7 @@ from billing.services.bills import (
     price_time_line,
 )
 from billing.services.payments import take_prepayment
+from live import publish_on_commit, topics
 from tables.models import Table
 
 
@@ -130,6 +131,7 @@ def start_session(*, table, user, prepaid_minutes=None, tender=None, at=None):
         table=table.number,
         prepaid_minutes=prepaid_minutes,
     )
+    publish_on_commit(topics.CLOCKS)
     if prepaid_minutes is not None:
         if tender.amount is None:
             tender = replace(tender, amount=prepaid_price(table.kind, at, prepaid_minutes))
@@ -184,6 +186,7 @@ def _set_status(session, status, *, user, action):
     session.status = status
     session.save(update_fields=["status"])
     audit(user=user, action=action, session=session, table=session.table.number)
+    publish_on_commit(topics.CLOCKS)
     return session
 
 
@@ -199,6 +202,7 @@ def stop_session(*, session, user, at=None):
     session.stopped_at = max(at, session.started_at)
     session.save(update_fields=["status", "stopped_at"])
     audit(user=user, action=AuditAction.SESSION_STOP, session=session, table=session.table.number)
+    publish_on_commit(topics.CLOCKS)
     bill_stopped_session(session=session, user=user)
     return session
 
@@ -235,6 +239,7 @@ def void_session(*, session, reason, user, at=None):
         table=session.table.number,
         old=[started[0] if started else None, at.isoformat()],
     )
+    publish_on_commit(topics.CLOCKS)
     return session
 
 
@@ -261,6 +266,7 @@ def move_session(*, session, to_table, user, at=None):
         table=to_table.number,
         from_table=from_table.number,
     )
+    publish_on_commit(topics.CLOCKS)
     return session
 
 
@@ -323,6 +329,7 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         old=[moment.isoformat() if moment else None for moment in old],
         new=[moment.isoformat() if moment else None for moment in (started_at, ended_at)],
     )
+    publish_on_commit(topics.CLOCKS)
     if bill is not None:
         total_before = bill_summary(bill).total
         price_time_line(bill)

@@ -28,6 +28,8 @@ ALLOWED |= {"single", "sign", "sing", "on", "ldap"}
 # test signs in without a request).
 ALLOWED |= {"ip", "http", "get", "post", "accept", "user", "agent", "firefox"}
 ALLOWED |= {"accounts", "login", "unknown"}
+# The light relays' firmware and its setting, named as on the relay itself (tables' pages).
+ALLOWED |= {"tasmota", "topic", "table"}
 # Ungrammatical title patterns: a model name dropped into «Выберите … для изменения» etc.
 NOMINATIVE_TITLES = re.compile(r"(Выберите|Добавить|Изменить) (партия|игра|игрок|событие|место)")
 

@@ -102,9 +102,9 @@ class Command(BaseCommand):
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
 
     def table(self, number, name, kind):
-        _table, created = Table.objects.get_or_create(
-            number=number, defaults={"name": name, "kind": kind}
-        )
+        # Each table's light relay has the Topic "table<N>" (lights/, with MQTT_URL set).
+        defaults = {"name": name, "kind": kind, "light_topic": f"table{number}"}
+        _table, created = Table.objects.get_or_create(number=number, defaults=defaults)
         return created
 
     def player(self, full_name, nickname, skill_class):
