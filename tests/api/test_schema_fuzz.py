@@ -9,7 +9,9 @@ The live feed (``…/stream/``, an endless Server-Sent Events response) is left 
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 
 EXAMPLES = 25
@@ -22,6 +24,19 @@ schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_applica
 @pytest.fixture(autouse=True)
 def no_rate_limit(settings):
     settings.API_RATE_LIMIT = "1000000/min"
+
+
+@pytest.fixture(autouse=True)
+def the_tests_connection_stays():
+    """The WSGI application ends each request by closing old connections, as Django's test
+    client does not: inside the test's transaction that closes the test's own connection
+    (with PostgreSQL's pool, it goes back to the pool). Kept open, as the test client keeps
+    it."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.mark.django_db
