@@ -3,10 +3,13 @@ from functools import partial
 from django.conf import settings
 
 from toolbox.roles import (
+    can_issue_sign_in,
     can_manage_roster,
     can_manage_tariffs,
     can_record_games,
+    can_record_own_games,
     can_run_clocks,
+    can_settle_disputes,
 )
 
 
@@ -23,4 +26,7 @@ def club(request):
         "can_manage_tariffs": partial(can_manage_tariffs, user),
         "can_run_clocks": partial(can_run_clocks, user),
         "lights_enabled": bool(settings.MQTT_URL),  # the tables' light relays are driven
+        "can_record_own_games": partial(can_record_own_games, user),
+        "can_issue_sign_in": partial(can_issue_sign_in, user),
+        "can_settle_disputes": partial(can_settle_disputes, user),
     }

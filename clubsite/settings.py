@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "lights",  # the tables' light relays follow the clocks (MQTT_URL), see lights/__init__.py
     "broadcast",  # stream overlays and embeds
     "api",  # the read-only public API, /api/v1/
+    "me",  # the players' own phones: /me/, sign-in links, games without a marker
     "clubsite.apps.ClubsiteConfig",  # its admin.py: the user admin, limited for the Admins group
 ]
 

@@ -42,6 +42,9 @@ class GameStatus(models.TextChoices):
     IN_PROGRESS = "in_progress", _("In progress")
     FINISHED = "finished", _("Finished")
     ABANDONED = "abandoned", _("Abandoned")
+    # Over, but scored by the players themselves: it counts once the opponent (or a staff
+    # member) confirms it (then FINISHED); until then no rating, leaderboard or bill reads it.
+    UNCONFIRMED = "unconfirmed", _("Awaiting confirmation")
 
 
 class Outcome(models.TextChoices):
@@ -79,6 +82,9 @@ class Game(models.Model):
     # a cache written with every event so that a stroke costs the same at any game length.
     # Never the truth; see games/replay_cache.py.
     replay_cache = models.BinaryField(null=True, blank=True, editable=False)
+    # Scored by its players without a marker: finishing it leaves it UNCONFIRMED.
+    needs_confirmation = models.BooleanField(_("scored by the players"), default=False)
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
     rematch_of = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,
@@ -94,7 +100,10 @@ class Game(models.Model):
         ordering = ["-started_at"]
         verbose_name = PLAYED_GAME
         verbose_name_plural = _("games")
-        permissions = [("record_game", _("Can record games as a marker"))]
+        permissions = [
+            ("record_game", _("Can record games as a marker")),
+            ("record_own_game", _("Can record own games without a marker")),
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["table"],
@@ -107,6 +116,12 @@ class Game(models.Model):
             models.Index(fields=["status", "finished_at"]),
             # Ratings, leaderboards and the player pages read finished games per variant.
             models.Index(fields=["status", "variant", "finished_at"]),
+            # The newest confirmation of a game scored by its players (records' stamps).
+            models.Index(
+                fields=["confirmed_at"],
+                name="game_confirmed_at",
+                condition=Q(confirmed_at__isnull=False),
+            ),
         ]
 
     def __str__(self):

@@ -86,6 +86,20 @@ def game_state(game):
     return replayed(game).state
 
 
+def records_own_game(user, game_pk):
+    """Whether ``user``'s roster player sits in game ``game_pk``, a game scored by its
+    players that is in progress or awaiting confirmation: the one console such a player
+    may use (the check of ``games.views.console.console_access``)."""
+    if not user.is_authenticated:
+        return False
+    return Seat.objects.filter(
+        game_id=game_pk,
+        game__needs_confirmation=True,
+        game__status__in=[GameStatus.IN_PROGRESS, GameStatus.UNCONFIRMED],
+        player__user=user,
+    ).exists()
+
+
 def current_game(table):
     """The table's game in progress, or None."""
     return Game.objects.in_progress_on(table).first()

@@ -55,6 +55,7 @@ BUSY_TABLE = _("This table already has a game in progress.")
 _STARTED_HOOKS = []
 _FINISHED_HOOKS = []
 _REOPENED_HOOKS = []
+_CLOSED_HOOKS = []
 
 
 def when_started(hook):
@@ -67,6 +68,13 @@ def when_finished(hook):
     """``hook(game)`` is called by ``finish_game`` once the game is stored finished."""
     if hook not in _FINISHED_HOOKS:
         _FINISHED_HOOKS.append(hook)
+
+
+def when_closed(hook):
+    """``hook(game)`` is called whenever a game leaves its table: finished (counted or
+    awaiting confirmation), abandoned or voided — its table is free again."""
+    if hook not in _CLOSED_HOOKS:
+        _CLOSED_HOOKS.append(hook)
 
 
 def when_reopened(hook):
@@ -84,8 +92,12 @@ def _announce(game, table):
 # --- starting ------------------------------------------------------------------------------
 
 
-def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
+def start_game(
+    *, table, variant, settings, seats, marker, rematch_of=None, needs_confirmation=False
+):
     """Starts a game on a free table. ``seats``: Players or guest names, in playing order.
+    ``needs_confirmation``: scored by its players without a marker (``finish_game`` leaves
+    it awaiting confirmation, see ``confirm_game``).
 
     Raises ValidationError (keyed by "table", "variant", "seats" or a setting's name) and
     creates nothing when anything is wrong.
@@ -127,6 +139,7 @@ def start_game(*, table, variant, settings, seats, marker, rematch_of=None):
                 settings=validated.to_dict(),
                 marker=marker,
                 rematch_of=rematch_of,
+                needs_confirmation=needs_confirmation,
                 replay_cache=replay_cache.dump(initial),
             )
             Seat.objects.bulk_create(
@@ -281,7 +294,11 @@ def undo_last(*, game, expected_seq, user):
 
 
 def finish_game(*, game, user, expected_seq=None):
-    """Closes a game whose replayed state is finished and stores its result on the seats."""
+    """Closes a game whose replayed state is finished and stores its result on the seats.
+
+    A game scored by its players (``needs_confirmation``) is left UNCONFIRMED: nothing that
+    counts results (ratings, leaderboards, "the loser pays") reads it until ``confirm_game``.
+    """
     with transaction.atomic():
         locked = _lock(game)
         _check_open(locked, expected_seq)
@@ -300,7 +317,8 @@ def finish_game(*, game, user, expected_seq=None):
             seat.score = result.scores[index]
             seat.stats = stats[index]
         Seat.objects.bulk_update(seats, ["outcome", "score", "stats"])
-        locked.status = GameStatus.FINISHED
+        counted = not locked.needs_confirmation
+        locked.status = GameStatus.FINISHED if counted else GameStatus.UNCONFIRMED
         locked.finished_at = timezone.now()
         locked.result = {
             "winners": list(result.winners),
@@ -308,10 +326,50 @@ def finish_game(*, game, user, expected_seq=None):
             "scores": list(result.scores),
         }
         locked.save(update_fields=["status", "finished_at", "result"])
+        if counted:
+            for hook in _FINISHED_HOOKS:
+                hook(locked)
+        _closed(locked)
+    return locked
+
+
+def confirm_game(*, game, user=None):
+    """A game scored by its players is confirmed (by the opponent or a staff member): it
+    counts from now on like any finished game (the finished hooks run: its ratings are
+    applied in order, see ``records.rating``). Refused (GameClosed) unless it awaits it."""
+    with transaction.atomic():
+        locked = _lock(game)
+        if locked.status != GameStatus.UNCONFIRMED:
+            raise GameClosed(_("This game is not awaiting confirmation."))
+        locked.status = GameStatus.FINISHED
+        locked.confirmed_at = timezone.now()
+        locked.save(update_fields=["status", "confirmed_at"])
         for hook in _FINISHED_HOOKS:
             hook(locked)
         _announce(locked, locked.table)
     return locked
+
+
+def void_game(*, game, user=None):
+    """A game scored by its players that is not confirmed (disputed, and the admins do not
+    uphold it) is set aside: abandoned, its seats' outcomes cleared; it never counts."""
+    with transaction.atomic():
+        locked = _lock(game)
+        if locked.status != GameStatus.UNCONFIRMED:
+            raise GameClosed(_("This game is not awaiting confirmation."))
+        Seat.objects.filter(game=locked).update(outcome="", score=None, stats={})
+        locked.status = GameStatus.ABANDONED
+        locked.result = None
+        locked.save(update_fields=["status", "result"])
+        _announce(locked, locked.table)
+    return locked
+
+
+def _closed(game):
+    """The game has left its table (finished or abandoned): the hooks, the screens."""
+    for hook in _CLOSED_HOOKS:
+        hook(game)
+    _announce(game, game.table)
 
 
 def abandon_game(*, game, user, expected_seq=None):
@@ -322,7 +380,7 @@ def abandon_game(*, game, user, expected_seq=None):
         locked.status = GameStatus.ABANDONED
         locked.finished_at = timezone.now()
         locked.save(update_fields=["status", "finished_at"])
-        _announce(locked, locked.table)
+        _closed(locked)
     return locked
 
 

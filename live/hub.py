@@ -23,6 +23,14 @@ import time
 logger = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 15
+
+
+def topics_of(topic):
+    """A subscription's topics: one topic, or a tuple of them (a screen that follows several,
+    e.g. a player's page: his own topic and his tournament's)."""
+    return (topic,) if isinstance(topic, str) else tuple(topic)
+
+
 OUTAGE_SWEEP_SECONDS = 1
 MAX_BACKOFF_SECONDS = 30
 
@@ -117,25 +125,29 @@ class Hub:
 
     def subscribe(self, subscription):
         with self._lock:
-            self._subscribers.setdefault(subscription.topic, set()).add(subscription)
+            for topic in topics_of(subscription.topic):
+                self._subscribers.setdefault(topic, set()).add(subscription)
         self._start()
         return subscription
 
     def unsubscribe(self, subscription):
         subscription.close()
         with self._lock:
-            subscribers = self._subscribers.get(subscription.topic)
-            if subscribers is not None:
-                subscribers.discard(subscription)
-                if not subscribers:
-                    del self._subscribers[subscription.topic]
+            for topic in topics_of(subscription.topic):
+                subscribers = self._subscribers.get(topic)
+                if subscribers is not None:
+                    subscribers.discard(subscription)
+                    if not subscribers:
+                        del self._subscribers[topic]
 
     def generation(self, topic):
-        return self._generations.get(topic, 0)
+        """How many changes the topic has seen (of several topics: their sum, which grows
+        with any of them)."""
+        return sum(self._generations.get(name, 0) for name in topics_of(topic))
 
     def subscriber_count(self):
         with self._lock:
-            return sum(len(subscribers) for subscribers in self._subscribers.values())
+            return len({sub for subscribers in self._subscribers.values() for sub in subscribers})
 
     # --- the broker's side ----------------------------------------------------------------
 
@@ -146,7 +158,7 @@ class Hub:
             for topic in topics:
                 self._generations[topic] = self._generations.get(topic, 0) + 1
                 for subscription in self._subscribers.get(topic, ()):
-                    by_loop.setdefault(subscription.loop, []).append(subscription)
+                    by_loop.setdefault(subscription.loop, {})[subscription] = None
         for loop, subscriptions in by_loop.items():
             if loop is None:
                 _wake(subscriptions)

@@ -1,5 +1,6 @@
 """The names of what a screen can follow: one topic per table board, the wall, a game's
-console (and a tournament's board). A write publishes every topic its change shows on."""
+console (and a tournament's board, a player's own page). A write publishes every topic its
+change shows on. A screen may follow several topics at once (a tuple: ``live.hub``)."""
 
 WALL = "wall"
 CLOCKS = "clocks"  # a table's clock changed (billing): the lights' controller hears it
@@ -16,3 +17,8 @@ def game(pk):
 
 def tournament(pk):
     return f"tournament.{pk}"
+
+
+def player(pk):
+    """A player's own page (``me``): his games, his matches, his confirmations."""
+    return f"player.{pk}"

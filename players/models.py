@@ -1,5 +1,6 @@
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models
@@ -85,6 +86,16 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
+    # The player's own account, for his phone (``me``: made by a sign-in link from the desk).
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="player",
+        verbose_name=_("account"),
+    )
     # Derived on save from the name, nickname, phone and email: what the live search matches.
     search_text = models.CharField(max_length=400, blank=True, editable=False, db_index=True)
     # Derived on save and on clean: two active players may not share it (see name_key_for()).

@@ -49,7 +49,7 @@ from datetime import UTC, datetime
 from itertools import groupby
 
 from django.db import transaction
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Subquery, Sum
 from django.db.models.fields.json import KT
 
 from games import rules
@@ -287,11 +287,16 @@ def _matches(state: Ratings, figures) -> bool:
 
 
 def newest_finished_game():
-    """(id, finished_at) of the newest finished game of any kind: one indexed query."""
+    """(id, finished_at, newest confirmation) of the newest finished game of any kind: one
+    query of two indexed lookups. A game scored by its players counts from its confirmation
+    (``games.services.confirm_game``) but keeps its own end, which may be older than the
+    newest finished game: its confirmation moment changes the stamps too."""
+    confirmed = Game.objects.filter(confirmed_at__isnull=False).order_by("-confirmed_at")
     return (
         Game.objects.filter(status=GameStatus.FINISHED)
         .order_by("-finished_at", "-id")
-        .values_list("id", "finished_at")
+        .annotate(confirmed=Subquery(confirmed.values("confirmed_at")[:1]))
+        .values_list("id", "finished_at", "confirmed")
         .first()
     )
 
@@ -302,7 +307,10 @@ def newest_finished_game():
 def _stamp(newest=None) -> str:
     """The newest finished game of any kind as text (ratings stored under it are current)."""
     newest = newest_finished_game() if newest is None else newest
-    return f"{newest[0]}:{newest[1].isoformat()}" if newest else ""
+    if not newest:
+        return ""
+    confirmed = f":{newest[2].timestamp()}" if len(newest) > 2 and newest[2] else ""
+    return f"{newest[0]}:{newest[1].isoformat()}{confirmed}"  # at most 56 characters
 
 
 class _History:

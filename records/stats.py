@@ -269,7 +269,10 @@ def _stamp_text():
     """The newest finished game as text: figures cached under it stay valid until another
     game finishes."""
     newest = rating.newest_finished_game()
-    return f"{newest[0]}-{newest[1].timestamp()}" if newest else "none"
+    if not newest:
+        return "none"
+    confirmed = newest[2].timestamp() if newest[2] else ""
+    return f"{newest[0]}-{newest[1].timestamp()}-{confirmed}"
 
 
 def _board_rows(variant, start, min_games):

@@ -1,9 +1,14 @@
 """Staff roles: the "Admins", "Markers" and "Cashiers" groups and the checks views use.
 
 Anonymous visitors are spectators: they read public pages only.
-Markers hold ``games.record_game``; Cashiers run the tables' clocks and bills (``billing``);
-Admins hold all that, the roster permissions (players, tables,
-users) and may view the games in Django's admin (which also needs ``is_staff``).
+Markers hold ``games.record_game``; Cashiers run the tables' clocks and bills (``billing``)
+and issue players their sign-in links (``me``); Admins hold all that, the roster permissions
+(players, tables, users), settle disputed games and may view the games in Django's admin
+(which also needs ``is_staff``).
+
+Players (the group of the players' own accounts, ``me``) hold one permission: recording their
+own games without a marker (``games.record_own_game``; which game is theirs is the games
+app's check). They hold no staff permission, so every staff page refuses them.
 """
 
 from functools import wraps
@@ -20,6 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 ADMINS = "Admins"
 MARKERS = "Markers"
 CASHIERS = "Cashiers"
+PLAYERS = "Players"
 
 # The groups keep these names in the database (the code finds them by name); people see them
 # translated (clubsite.apps makes a Group show its role's label).
@@ -27,6 +33,7 @@ ROLE_LABELS = {
     ADMINS: _("Administrators"),
     MARKERS: _("Markers"),
     CASHIERS: _("Cashiers"),
+    PLAYERS: _("Players"),
 }
 
 
@@ -41,12 +48,19 @@ MANAGE_TARIFFS = "billing.change_tariff"
 RUN_CLOCKS = "billing.run_table_clock"
 MANAGE_TOURNAMENTS = "tournaments.change_tournament"
 LIGHT_WITHOUT_CLOCK = "lights.add_lightoverride"
+RECORD_OWN_GAMES = "games.record_own_game"
+ISSUE_SIGN_IN = "me.add_signinlink"
+SETTLE_DISPUTES = "me.change_gameconfirmation"
 
 # (app_label, codename) pairs each group is given by ensure_roles().
 MARKER_PERMISSIONS = [("games", "record_game")]
-CASHIER_PERMISSIONS = [("billing", "run_table_clock")] + [
-    ("billing", f"view_{model}") for model in ("tablesession", "auditentry")
-]
+PLAYER_PERMISSIONS = [("games", "record_own_game")]
+CASHIER_PERMISSIONS = (
+    [("billing", "run_table_clock")]
+    + [("billing", f"view_{model}") for model in ("tablesession", "auditentry")]
+    # The desk gives a player his sign-in link (and signs him out everywhere).
+    + [("me", "add_signinlink"), ("me", "view_signinlink")]
+)
 ADMIN_PERMISSIONS = (
     MARKER_PERMISSIONS
     + CASHIER_PERMISSIONS
@@ -68,6 +82,8 @@ ADMIN_PERMISSIONS = (
     ]
     # The tables' lights: light a table without a clock (cleaning), read their log.
     + [("lights", "add_lightoverride"), ("lights", "view_lightevent")]
+    # Games scored by the players: a disputed one is settled by the admins.
+    + [("me", "view_gameconfirmation"), ("me", "change_gameconfirmation")]
     # Login throttling: see who was locked out and unlock (delete the attempts).
     + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
     + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
@@ -84,6 +100,7 @@ def ensure_roles():
         (MARKERS, MARKER_PERMISSIONS),
         (CASHIERS, CASHIER_PERMISSIONS),
         (ADMINS, ADMIN_PERMISSIONS),
+        (PLAYERS, PLAYER_PERMISSIONS),
     ]:
         group, _created = Group.objects.get_or_create(name=name)
         for app_label, codename in perms:
@@ -135,6 +152,18 @@ def can_manage_tournaments(user):
     return has_role_permission(user, MANAGE_TOURNAMENTS)
 
 
+def can_record_own_games(user):
+    return has_role_permission(user, RECORD_OWN_GAMES)
+
+
+def can_issue_sign_in(user):
+    return has_role_permission(user, ISSUE_SIGN_IN)
+
+
+def can_settle_disputes(user):
+    return has_role_permission(user, SETTLE_DISPUTES)
+
+
 def staff_required(perm):
     """View decorator: anonymous users go to the login page, others without ``perm`` get 403."""
 
@@ -163,3 +192,7 @@ billing_admin_required = staff_required(MANAGE_TARIFFS)
 cashier_required = staff_required(RUN_CLOCKS)
 tournament_admin_required = staff_required(MANAGE_TOURNAMENTS)
 light_admin_required = staff_required(LIGHT_WITHOUT_CLOCK)
+sign_in_desk_required = staff_required(ISSUE_SIGN_IN)
+dispute_admin_required = staff_required(SETTLE_DISPUTES)
+# A player's own pages: his account (the Players group); ``me`` finds his roster entry.
+player_required = staff_required(RECORD_OWN_GAMES)

@@ -576,8 +576,12 @@ def compute(
     bracket: Bracket,
     results: Mapping[str, Result],
     withdrawn: Collection[int] = (),
+    absent: Collection[int] = (),
 ) -> TournamentState:
-    """Everything about the tournament, derived from the stored results."""
+    """Everything about the tournament, derived from the stored results. A ``withdrawn``
+    seed loses his matches left by withdrawal; an ``absent`` one (not checked in at the
+    start, drawn all the same) loses them by walkover."""
+    gone = set(withdrawn) | set(absent)
     states: dict[str, MatchState] = {}
     standings: dict[int, tuple[Standing, ...]] = {}
     group_left = {g: 0 for g in range(1, len(bracket.groups) + 1)}
@@ -614,14 +618,16 @@ def compute(
             continue
         result = results.get(spec.key)
         derived = False
-        if result is None and (a in withdrawn or b in withdrawn):
-            if a in withdrawn and b not in withdrawn:
+        if result is None and (a in gone or b in gone):
+            if a in gone and b not in gone:
                 winner = "b"
-            elif b in withdrawn and a not in withdrawn:
+            elif b in gone and a not in gone:
                 winner = "a"
             else:  # both gone: the better seed goes through so that the bracket can finish
                 winner = "a" if a < b else "b"
-            result, derived = Result(winner, 0, 0, WITHDRAWAL), True
+            loser = b if winner == "a" else a
+            kind = WITHDRAWAL if loser in withdrawn else WALKOVER
+            result, derived = Result(winner, 0, 0, kind), True
         if result is None:
             states[spec.key] = MatchState(spec, a, b, READY)
         else:

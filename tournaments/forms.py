@@ -117,13 +117,36 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
             "handicap",
             "head_start",
             "rules",
+            "start_time",
+            "registration_open",
+            "registration_limit",
+            "registration_deadline",
+            "registration_approval",
+            "checkin_minutes",
+            "absent_policy",
+            "no_show_minutes",
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "rules": forms.Textarea(attrs={"rows": 4}),
+            "start_time": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "registration_deadline": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
         }
 
     HANDICAP_FIELDS = ("handicap", "head_start")
+    # Players sign themselves up from the tournament's page, and check in (``me``).
+    ENTRY_FIELDS = (
+        "start_time",
+        "registration_open",
+        "registration_limit",
+        "registration_deadline",
+        "registration_approval",
+        "checkin_minutes",
+        "absent_policy",
+        "no_show_minutes",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -131,6 +154,8 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
         self.fields["variant"] = forms.ChoiceField(label=_("Game"), choices=match_variant_choices())
         self.fields["groups"].min_value = 1
         self.fields["groups"].widget.attrs["min"] = 1
+        for name in ("checkin_minutes", "absent_policy", "no_show_minutes"):
+            self.fields[name].required = False  # left out: the model's default
         key = (self.data.get("variant") if self.is_bound else None) or self.initial.get("variant")
         key = key or self.instance.variant
         if key not in keys:
@@ -142,11 +167,18 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
 
     def tournament_fields(self):
         """The bound fields of the tournament itself (not its handicap or game settings)."""
-        skip = {*self.HANDICAP_FIELDS, *(SETTING_PREFIX + n for n in self.setting_names)}
+        skip = {
+            *self.HANDICAP_FIELDS,
+            *self.ENTRY_FIELDS,
+            *(SETTING_PREFIX + n for n in self.setting_names),
+        }
         return [field for field in self if field.name not in skip]
 
     def handicap_fields(self):
         return [self[name] for name in self.HANDICAP_FIELDS]
+
+    def entry_fields(self):
+        return [self[name] for name in self.ENTRY_FIELDS]
 
     def clean(self):
         data = super().clean()
@@ -155,6 +187,11 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
             data["groups"], data["advance"] = 1, 0
         elif (data.get("groups") or 1) > 1 and not data.get("advance"):
             self.add_error("advance", _("Several groups need a number going on to the knockout."))
+        for name in ("checkin_minutes", "absent_policy", "no_show_minutes"):
+            if data.get(name) in (None, ""):
+                data[name] = Tournament._meta.get_field(name).default
+        if data.get("checkin_minutes") and not data.get("start_time"):
+            self.add_error("start_time", _("A check-in needs the start time."))
         self.check_game_settings(players=2)
         return data
 

@@ -65,6 +65,19 @@ class Handicap(models.TextChoices):
     HEAD_START = "head_start", _("A head start in frames for the weaker player")
 
 
+class AbsentPolicy(models.TextChoices):
+    """What becomes, at the start, of an entrant who did not check in."""
+
+    DROP = "drop", _("Left out of the draw")
+    WALKOVER = "walkover", _("Drawn, losing the first match by walkover")
+
+
+class EntryStatus(models.TextChoices):
+    ENTERED = "entered", _("Entered")
+    PENDING = "pending", _("Awaiting approval")
+    DROPPED = "dropped", _("Not checked in: left out of the draw")
+
+
 class TournamentStatus(models.TextChoices):
     DRAFT = "draft", _("Entries open")
     RUNNING = "running", _("In progress")
@@ -124,6 +137,30 @@ class Tournament(models.Model):
     )
     held = models.JSONField(_("matches on hold"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Players sign themselves up (``me``) while registration is open, before the draw.
+    start_time = models.TimeField(_("start time"), null=True, blank=True)
+    registration_open = models.BooleanField(_("players may sign up"), default=False)
+    registration_limit = models.PositiveSmallIntegerField(
+        _("at most, entrants"), null=True, blank=True, validators=[MaxValueValidator(128)]
+    )
+    registration_deadline = models.DateTimeField(_("sign-up deadline"), null=True, blank=True)
+    registration_approval = models.BooleanField(
+        _("a sign-up needs the admins' approval"), default=False
+    )
+    checkin_minutes = models.PositiveSmallIntegerField(
+        _("check-in opens, minutes before the start"),
+        default=0,
+        validators=[MaxValueValidator(24 * 60)],
+        help_text=_("0: no check-in. Otherwise whoever has not checked in at the start is…"),
+    )
+    absent_policy = models.CharField(
+        _("…and then"), max_length=8, choices=AbsentPolicy.choices, default=AbsentPolicy.DROP
+    )
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("a called match not started after, minutes, is a no-show candidate"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(240)],
+    )
 
     class Meta:
         ordering = ["-date", "-pk"]
@@ -154,6 +191,13 @@ class Entrant(PlayerOrGuest):
     )
     seed = models.PositiveSmallIntegerField(_("seed"), null=True, blank=True)
     withdrawn = models.BooleanField(_("withdrawn"), default=False)
+    status = models.CharField(
+        _("entry"), max_length=8, choices=EntryStatus.choices, default=EntryStatus.ENTERED
+    )
+    signed_up_at = models.DateTimeField(_("signed up"), null=True, blank=True)  # by himself
+    checked_in_at = models.DateTimeField(_("checked in"), null=True, blank=True)
+    # Did not check in and the tournament gives a walkover: drawn, losing his first match.
+    absent = models.BooleanField(_("absent at the start"), default=False)
 
     class Meta:
         ordering = ["tournament", "seed", "pk"]

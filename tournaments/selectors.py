@@ -2,11 +2,15 @@
 bracket of a tournament computed from its matches."""
 
 import hashlib
+import heapq
+import statistics
 from dataclasses import dataclass, field, fields
+from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Prefetch
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import rules
@@ -165,17 +169,20 @@ class EntrantRow:
     guest_name: str
     withdrawn: bool
     name: str
+    absent: bool = False
 
 
 def entrant_rows(tournament_id):
     """The seeded entrants by seed, in one query."""
-    columns = ("pk", "seed", "player_id", "guest_name", "withdrawn")
+    columns = ("pk", "seed", "player_id", "guest_name", "withdrawn", "absent")
     rows = Entrant.objects.filter(tournament_id=tournament_id, seed__isnull=False).values_list(
         *columns, "player__nickname", "player__full_name"
     )
     return {
-        seed: EntrantRow(pk, seed, player, guest, withdrawn, (nick or full) if player else guest)
-        for pk, seed, player, guest, withdrawn, nick, full in rows
+        seed: EntrantRow(
+            pk, seed, player, guest, withdrawn, (nick or full) if player else guest, absent
+        )
+        for pk, seed, player, guest, withdrawn, absent, nick, full in rows
     }
 
 
@@ -377,7 +384,8 @@ def tournament_view(tournament):
     bracket = bracket_of(tournament, len(entrants))
     matches = tournament_matches(tournament)
     withdrawn = {seed for seed, e in entrants.items() if e.withdrawn}
-    state = brackets.compute(bracket, results_of(matches), withdrawn)
+    absent = {seed for seed, e in entrants.items() if e.absent and not e.withdrawn}
+    state = brackets.compute(bracket, results_of(matches), withdrawn, absent)
     held = set(tournament.held)
     # The frames won in every match in play, in one query (their live scores).
     in_play = [m.pk for m in matches.values() if m.status == MatchStatus.IN_PROGRESS]
@@ -522,3 +530,98 @@ def player_tournaments(player):
         )
         rows.append((entrant.tournament, label))
     return rows
+
+
+# --- when a match will start: the queue ahead and the club's frame durations -----------------
+
+DEFAULT_FRAME_MINUTES = 20.0  # no frame of that game recorded yet
+FRAME_HISTORY = 200  # the newest frames the median is taken over
+
+
+def frame_minutes(variant, race_to):
+    """(minutes, frames counted): the median duration (``finished_at - started_at``) of the
+    club's finished frames of matches of ``variant`` raced to ``race_to``; else of any race
+    of that game; else ``DEFAULT_FRAME_MINUTES`` (with 0 frames counted)."""
+
+    def durations(**race):
+        rows = (
+            Frame.objects.filter(game__status=GameStatus.FINISHED, match__variant=variant, **race)
+            .order_by("-game__finished_at")
+            .values_list("game__started_at", "game__finished_at")[:FRAME_HISTORY]
+        )
+        return [(end - start).total_seconds() / 60 for start, end in rows if end and end > start]
+
+    found = durations(match__race_to=race_to) or durations()
+    return (statistics.median(found), len(found)) if found else (DEFAULT_FRAME_MINUTES, 0)
+
+
+def expected_frames(race_to):
+    """Frames a race to N lasts, between N and 2N − 1: their middle."""
+    return (race_to + 2 * race_to - 1) / 2
+
+
+def predicted_start(view, key, free_table_count, now=None):
+    """When match ``key`` of a running tournament should start: ``(moment, ahead,
+    minutes per frame)``. The tables the tournament plays on (free now, or with one of its
+    matches) take the ready matches of the desk's queue ahead of it in order (held ones
+    wait), each lasting its race's expected frames at the club's median frame duration for
+    that game and race (``frame_minutes``); a match in play ends after the frames it has
+    left. A match still waiting for its players comes after the whole queue. None when the
+    match is not to be played (over, or in play)."""
+    now = now or timezone.now()
+    item = view.by_key.get(key)
+    if item is None or item.status not in ("ready", "held", "waiting"):
+        return None
+    tournament = view.tournament
+    per_frame = {}
+
+    def minutes(race):
+        if race not in per_frame:
+            per_frame[race] = frame_minutes(tournament.variant, race)[0]
+        return per_frame[race]
+
+    def duration(queued):
+        race = tournament.race_for(queued.spec.bracket)
+        return timedelta(minutes=minutes(race) * expected_frames(race))
+
+    slots = [now] * free_table_count
+    for playing in view.in_play:
+        race = tournament.race_for(playing.spec.bracket)
+        played = (playing.score_a or 0) + (playing.score_b or 0)
+        played -= playing.match.head_start_a + playing.match.head_start_b if playing.match else 0
+        left = max(expected_frames(race) - played, 0.5)
+        slots.append(now + timedelta(minutes=minutes(race) * left))
+    if not slots:
+        slots = [now]
+    heapq.heapify(slots)
+    ahead = []
+    for queued in view.queue:
+        if queued.spec.key == key:
+            break
+        if queued.status == "ready":
+            ahead.append(queued)
+    for queued in ahead:
+        start = heapq.heappop(slots)
+        heapq.heappush(slots, start + duration(queued))
+    start = heapq.heappop(slots)
+    race = tournament.race_for(item.spec.bracket)
+    return start, len(ahead), minutes(race)
+
+
+def no_show_candidates(view, minutes, now=None):
+    """The keys of the matches in play that were called ``minutes`` ago or more and whose
+    first frame has not had a stroke: their players may not have come (one query)."""
+    in_play = [item for item in view.in_play if item.match is not None]
+    if not in_play:
+        return set()
+    cutoff = (now or timezone.now()) - timedelta(minutes=minutes)
+    quiet = set(
+        Frame.objects.filter(
+            match_id__in=[item.match.pk for item in in_play], number=1, game__last_seq=0
+        ).values_list("match_id", flat=True)
+    )
+    return {
+        item.spec.key
+        for item in in_play
+        if item.match.pk in quiet and item.match.started_at <= cutoff
+    }

@@ -9,6 +9,7 @@ match is stored that its frames do not show, apart from that closing snapshot.
 
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -28,8 +29,10 @@ from tables.models import Table
 from tournaments import brackets, selectors
 from tournaments.models import (
     MAX_RACE,
+    AbsentPolicy,
     BreakRule,
     Entrant,
+    EntryStatus,
     Frame,
     Handicap,
     Match,
@@ -352,6 +355,125 @@ def add_entrant(*, tournament, player=None, guest_name=""):
         )
 
 
+# --- players sign themselves up (``me``), and check in ----------------------------------------
+
+
+def entry_count(tournament):
+    """Entrants entered or awaiting approval: what the sign-up limit counts."""
+    return tournament.entrants.exclude(status=EntryStatus.DROPPED).count()
+
+
+def sign_up_refusal(tournament, now=None):
+    """Why players cannot sign up now (translated), or None."""
+    now = now or timezone.now()
+    if tournament.status != TournamentStatus.DRAFT:
+        return _("Entries are closed: the tournament has started.")
+    if not tournament.registration_open:
+        return _("Players do not sign up for this tournament themselves: ask the desk.")
+    if tournament.registration_deadline and now >= tournament.registration_deadline:
+        return _("The sign-up deadline has passed.")
+    limit = tournament.registration_limit
+    if limit and entry_count(tournament) >= limit:
+        return _("The tournament is full.")
+    return None
+
+
+def sign_up(*, tournament, player):
+    """The player enters himself (awaiting approval if the tournament asks for it)."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        refusal = sign_up_refusal(locked)
+        if refusal is not None:
+            raise TournamentError(refusal)
+        if not player.is_active:
+            raise TournamentError(
+                gettext("%(name)s is not on the active roster.") % {"name": player}
+            )
+        if locked.entrants.filter(player=player).exists():
+            raise TournamentError(_("You are already signed up."))
+        if locked.entrants.count() >= brackets.MAX_ENTRANTS:
+            raise TournamentError(_("The tournament is full."))
+        status = EntryStatus.PENDING if locked.registration_approval else EntryStatus.ENTERED
+        return Entrant.objects.create(
+            tournament=locked, player=player, status=status, signed_up_at=timezone.now()
+        )
+
+
+def withdraw_sign_up(*, tournament, player):
+    """The player takes his entry back, while the bracket is not drawn."""
+    with transaction.atomic():
+        locked = _tournament_locked(tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("The bracket is drawn: ask the desk to withdraw you."))
+        if not Entrant.objects.filter(tournament=locked, player=player).delete()[0]:
+            raise TournamentError(_("You are not signed up."))
+
+
+def approve_entrant(*, entrant):
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("Entries are closed: the tournament has started."))
+        Entrant.objects.filter(pk=entrant.pk, status=EntryStatus.PENDING).update(
+            status=EntryStatus.ENTERED
+        )
+
+
+def starts_at(tournament):
+    """The tournament's start as an aware moment in the club's time zone, or None."""
+    if tournament.start_time is None:
+        return None
+    return timezone.make_aware(datetime.combine(tournament.date, tournament.start_time))
+
+
+def check_in_window(tournament):
+    """(opens, closes) of the check-in, or None when the tournament has none."""
+    start = starts_at(tournament)
+    if not tournament.checkin_minutes or start is None:
+        return None
+    return start - timedelta(minutes=tournament.checkin_minutes), start
+
+
+def check_in(*, entrant, by_desk=False, now=None):
+    """ "I am here": the entrant checks in within the window (the desk at any time before
+    the draw)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = _tournament_locked(entrant.tournament)
+        if locked.status != TournamentStatus.DRAFT:
+            raise TournamentError(_("The tournament has started."))
+        window = check_in_window(locked)
+        if window is None:
+            raise TournamentError(_("This tournament has no check-in."))
+        if not by_desk and not window[0] <= now:
+            raise TournamentError(
+                gettext("The check-in opens at %(time)s.")
+                % {"time": timezone.localtime(window[0]).strftime("%H:%M")}
+            )
+        current = Entrant.objects.select_for_update().get(pk=entrant.pk)
+        if current.status != EntryStatus.ENTERED:
+            raise TournamentError(_("This entry is not approved."))
+        if current.checked_in_at is None:
+            current.checked_in_at = now
+            current.save(update_fields=["checked_in_at"])
+        return current
+
+
+def _close_entries(tournament):
+    """At the start: sign-ups never approved leave; with a check-in, whoever has not checked
+    in is left out of the draw (the reason shown on the tournament's page) or drawn as absent
+    (his first match a walkover), as the tournament says."""
+    entrants = tournament.entrants
+    entrants.filter(status=EntryStatus.PENDING).delete()
+    if check_in_window(tournament) is None:
+        return
+    missing = entrants.filter(status=EntryStatus.ENTERED, checked_in_at__isnull=True)
+    if tournament.absent_policy == AbsentPolicy.WALKOVER:
+        missing.update(absent=True)
+    else:
+        missing.update(status=EntryStatus.DROPPED)
+
+
 def remove_entrant(*, entrant):
     with transaction.atomic():
         locked = _tournament_locked(entrant.tournament)
@@ -417,7 +539,8 @@ def start_tournament(*, tournament, method, manual=None, draw_seed=None):
         locked = _tournament_locked(tournament)
         if locked.status != TournamentStatus.DRAFT:
             raise TournamentError(_("The tournament has already started."))
-        entrants = list(locked.entrants.select_related("player"))
+        _close_entries(locked)
+        entrants = list(locked.entrants.filter(status=EntryStatus.ENTERED).select_related("player"))
         try:
             brackets.build(locked.format, len(entrants), locked.groups, locked.advance)
         except brackets.BracketError as error:
@@ -489,6 +612,7 @@ def start_tournament_match(*, tournament, key, table, marker):
         a, b = ready.entrant_a, ready.entrant_b
         fields = ready.match_fields(key)
         try:
+            # (Its first frame's start tells the players' pages: ``me``'s games hook.)
             return start_match(
                 table=table,
                 a=a.player or a.guest_name,

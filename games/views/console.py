@@ -8,6 +8,8 @@ fresh console and a translated reason (the console page tells htmx to swap 409 a
 recorded one 200 with the new console.
 """
 
+from functools import wraps
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
@@ -27,7 +29,7 @@ from tables.models import Table
 from toolbox.parsing import parse_id, parse_int
 from toolbox.responses import bad_request, render_page_or_partial
 from toolbox.responses import redirect as htmx_redirect
-from toolbox.roles import marker_required
+from toolbox.roles import can_record_games, can_record_own_games, marker_required
 
 CONSOLE = "games/console/console.html"
 START = "games/console/start.html"
@@ -118,7 +120,27 @@ def player_search(request):
 # --- the console ---------------------------------------------------------------------------
 
 
-@marker_required
+def console_access(view):
+    """A marker's, or a player's who records his own game without a marker: the Players
+    role (``toolbox.roles``) and a seat of his in this very game, scored by its players —
+    only that game, only at its table. Anyone else: the login page or 403, as for markers."""
+
+    @wraps(view)
+    def wrapped(request, pk, *args, **kwargs):
+        user = request.user
+        if (
+            user.is_authenticated
+            and not can_record_games(user)  # a marker's check costs no query more
+            and can_record_own_games(user)
+            and selectors.records_own_game(user, pk)
+        ):
+            return view(request, pk, *args, **kwargs)
+        return marker_required(view)(request, pk, *args, **kwargs)
+
+    return wrapped
+
+
+@console_access
 @require_GET
 def console(request, pk):
     """The console of a game; ``?confirm=undo|abandon`` asks before that action.
@@ -136,7 +158,7 @@ def console(request, pk):
     )
 
 
-@marker_required
+@console_access
 @require_GET
 def console_stream(request, pk):
     """Server-Sent Events of a console left open on a second device: an event (its id what
@@ -152,7 +174,7 @@ def console_stream(request, pk):
     return stream_response(request, feed)
 
 
-@marker_required
+@console_access
 @require_POST
 def record(request, pk):
     """One tap of the marker: records the event the button stands for."""
@@ -173,26 +195,31 @@ def record(request, pk):
     return _write(request, pk, services.record_event, event=event)
 
 
-@marker_required
+@console_access
 @require_POST
 def undo(request, pk):
     return _write(request, pk, services.undo_last)
 
 
-@marker_required
+@console_access
 @require_POST
 def abandon(request, pk):
     def abandoned(game):
         messages.success(request, _("The game was abandoned; the table is free."))
+        if not can_record_games(request.user):  # a player's own game
+            return htmx_redirect(request, reverse("games:board", args=[game.table.number]))
         return htmx_redirect(request, reverse("games:table", args=[game.table.number]))
 
     return _write(request, pk, services.abandon_game, done=abandoned)
 
 
-@marker_required
+@console_access
 @require_POST
 def finish(request, pk):
     def finished(game):
+        if game.needs_confirmation and not can_record_games(request.user):
+            # Scored by its players: its page says it awaits the opponent's confirmation.
+            return htmx_redirect(request, reverse("games:detail", args=[game.pk]))
         return htmx_redirect(request, reverse("games:result", args=[game.pk]))
 
     return _write(request, pk, services.finish_game, done=finished)

@@ -1,12 +1,14 @@
 """Every page of the demo club answers without a server error, for every role.
 
 The crawl starts at the home page and follows every same-site ``href`` and ``hx-get`` (GET
-only; log-out and delete links are skipped) as an anonymous spectator, as the marker and as
-the admin. Pages of one kind are sampled so that the crawl stays at a few hundred requests:
-a game's pages once per variant, state and view; a view with a query string a few times (per
-variant, for the leaderboards); a few pages of each view of the Django admin. The demo club
-holds every game of the rules' registry in every state (see ``games/demo.py``), and the
-crawl checks that it reached a game page of each.
+only; log-out and delete links are skipped) as an anonymous spectator, as the marker, as
+the admin and as a player signed in on his phone (the demo's «Сокол»: his own page, the
+start of a game without a marker, the tournaments' sign-up). Pages of one kind are sampled
+so that the crawl stays at a few hundred requests: a game's pages once per variant, state
+and view; a view with a query string a few times (per variant, for the leaderboards); a few
+pages of each view of the Django admin. The demo club holds every game of the rules'
+registry in every state (see ``games/demo.py``), and the crawl checks that it reached a game
+page of each.
 """
 
 import json
@@ -196,7 +198,7 @@ def games_by_pk():
     return {game.pk: (game.variant, game_states(game, undone)) for game in Game.objects.all()}
 
 
-@pytest.mark.parametrize("username", [None, "marker", "admin"])
+@pytest.mark.parametrize("username", [None, "marker", "admin", "sokol"])
 def test_no_page_of_the_demo_club_answers_a_server_error(demo_club, username):
     client = Client()
     if username:
@@ -206,6 +208,10 @@ def test_no_page_of_the_demo_club_answers_a_server_error(demo_club, username):
 
     assert crawl.requests < MAX_REQUESTS, "the crawl did not end: too many pages"
     assert not crawl.failures, "\n".join(crawl.failures)
+    if username == "sokol":  # the player's own pages were crawled too
+        paths = {path for path, _query, _htmx in crawl.seen}
+        assert "/me/" in paths
+        assert any(path.startswith("/me/tables/") and path.endswith("/play/") for path in paths)
     missing = [
         f"{key}: {state}"
         for key, variant in rules.VARIANTS.items()

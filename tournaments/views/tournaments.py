@@ -26,10 +26,21 @@ from tables.models import Table
 from toolbox.csv_export import csv_response
 from toolbox.parsing import parse_id
 from toolbox.responses import render_page_or_partial, wants_partial
-from toolbox.roles import can_manage_tournaments, tournament_admin_required
+from toolbox.roles import (
+    can_manage_tournaments,
+    can_record_own_games,
+    tournament_admin_required,
+)
 from tournaments import feeds, fragments, selectors, services
 from tournaments.forms import EntrantForm, TournamentForm
-from tournaments.models import Entrant, Match, Seeding, Tournament, TournamentStatus
+from tournaments.models import (
+    Entrant,
+    EntryStatus,
+    Match,
+    Seeding,
+    Tournament,
+    TournamentStatus,
+)
 
 LIST = "tournaments/list.html"
 EDIT = "tournaments/edit.html"
@@ -105,6 +116,7 @@ def manage(request, pk):
         entered = [entrant.player_id for entrant in entrants if entrant.player_id]
         context.update(
             entrants=entrants,
+            check_in=services.check_in_window(tournament) is not None,
             entrant_form=EntrantForm(tournament=tournament),
             seedings=Seeding.choices,
             query=query,
@@ -126,6 +138,7 @@ def manage(request, pk):
             # Every result, a match lost by a withdrawal (derived: no Match row) among them.
             finished=[i for i in view.items if i.status == "finished"],
             entrants=sorted(view.entrants.values(), key=lambda e: e.seed),
+            no_shows=selectors.no_show_candidates(view, tournament.no_show_minutes),
         )
     return render(request, MANAGE, context)
 
@@ -159,6 +172,17 @@ def add_entrant(request, pk):
         player=form.cleaned_data["player"],
         guest_name=form.cleaned_data["guest_name"],
     )
+
+
+@desk_action
+def approve_entrant(request, pk, entrant_pk):
+    services.approve_entrant(entrant=_entrant(pk, entrant_pk))
+
+
+@desk_action
+def desk_check_in(request, pk, entrant_pk):
+    """The desk checks an entrant in (a guest, a player without his phone)."""
+    services.check_in(entrant=_entrant(pk, entrant_pk), by_desk=True)
 
 
 @desk_action
@@ -265,7 +289,25 @@ def detail(request, pk):
     tournament = _tournament(pk)
     context = fragments.public_context(tournament)
     context["can_manage"] = can_manage_tournaments(request.user)
+    context["entry"] = entry_context(tournament, request.user)
     return render(request, DETAIL, context)
+
+
+def entry_context(tournament, user):
+    """What the tournament's page offers about signing up: whether players may, why not,
+    the places left, the deadline, the check-in; the signed-in player's own entry, if any."""
+    player = getattr(user, "player", None) if user.is_authenticated else None
+    limit = tournament.registration_limit
+    return {
+        "open": tournament.registration_open,
+        "refusal": services.sign_up_refusal(tournament),
+        "left": max(limit - services.entry_count(tournament), 0) if limit else None,
+        "mine": tournament.entrants.filter(player=player).first() if player else None,
+        "can_sign_up": player is not None and can_record_own_games(user),
+        "window": services.check_in_window(tournament),
+        "starts_at": services.starts_at(tournament),
+        "dropped": tournament.entrants.filter(status=EntryStatus.DROPPED),
+    }
 
 
 @require_safe

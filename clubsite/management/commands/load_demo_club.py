@@ -4,6 +4,7 @@ Idempotent: what exists is left exactly as it is; the users' random passwords ar
 only when the users are created; the demo games are played only into a club without games.
 """
 
+import os
 import secrets
 
 from django.contrib.auth import get_user_model
@@ -15,9 +16,11 @@ from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
 from games import rules
 from games.demo import load_demo_games
 from games.models import Game
+from me import services as me_services
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
 from toolbox.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
+from toolbox.roles import PLAYERS as PLAYERS_GROUP
 from tournaments.demo import load_demo_tournaments
 
 TABLES = [
@@ -56,6 +59,10 @@ def demo_tables():
 
 
 USERS = [("admin", ADMINS, True), ("marker", MARKERS, False), ("cashier", CASHIERS, False)]
+# Two players with accounts of their own (/me/): (full name, nickname, username).
+PLAYER_ACCOUNTS = [("Иван Петрович Соколов", "Сокол", "sokol"), ("Елена Лебедева", "Лена", "lena")]
+# Where the printed sign-in links point (make run serves there).
+DEMO_SITE = os.environ.get("DEMO_SITE", "http://127.0.0.1:8000")
 
 
 class Command(BaseCommand):
@@ -71,6 +78,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
             self.user(username, group, is_staff)
+        for full_name, nickname, username in PLAYER_ACCOUNTS:
+            self.player_account(
+                Player.objects.get(full_name=full_name, nickname=nickname), username
+            )
         # The tournaments first: the demo games leave every table with a game in progress.
         tournaments = load_demo_tournaments(
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
@@ -112,6 +123,25 @@ class Command(BaseCommand):
             return False
         Player.objects.create(full_name=full_name, nickname=nickname, skill_class=skill_class)
         return True
+
+    def player_account(self, player, username):
+        """A player's own account (the Players group), and a one-time sign-in link printed
+        like the staff passwords: the first time only."""
+        User = get_user_model()
+        if player.user_id or User.objects.filter(username=username).exists():
+            self.stdout.write(f"Player account {username!r} exists; the desk issues new links.")
+            return
+        user = User.objects.create_user(username)
+        user.groups.add(Group.objects.get(name=PLAYERS_GROUP))
+        player.user = user
+        player.save(update_fields=["user"])
+        token = me_services.issue_link(player=player, user=None)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Created player account {username!r} ({player.display_name}); sign in on a "
+                f"phone once, within 24 h: {DEMO_SITE}/me/join/{token}/"
+            )
+        )
 
     def user(self, username, group, is_staff):
         User = get_user_model()

@@ -1,0 +1,342 @@
+"""Reads of the player's own page (``/me/``): his game in progress, whether he is up and
+where, his next tournament match and when it should start, his sign-ups, his games awaiting
+a confirmation, his bookings and his open bills; his recent games, ratings and form.
+
+Everything is his alone: a bill shows his share and his lines, never another payer's phone.
+"""
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from billing import selectors as billing_selectors
+from billing.models import OPEN_STATUSES, Reservation, ReservationStatus, SplitMode, TableSession
+from games import selectors as game_selectors
+from games.models import Game, GameStatus, Outcome, Seat
+from live import topics
+from me.models import ConfirmationStatus, GameConfirmation, TelegramChat
+from players.models import Player
+from records import stats
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Entrant, EntryStatus, Match, MatchStatus, TournamentStatus
+
+BOOKING_READY_MINUTES = 5  # a booked table is "ready" this long before the booking starts
+RECENT_GAMES = 10
+FORM_GAMES = 10
+
+
+@dataclass
+class Up:
+    """The player is wanted at a table now: the page says so in large type, and notifies."""
+
+    key: str  # the same call keeps the same key: the phone notifies once per key
+    table: int
+    text: str
+
+
+@dataclass
+class NextMatch:
+    tournament: object
+    item: object
+    opponent: str
+    table: int | None = None  # in play, or offered a table by the desk
+    starts_at: object = None
+    ahead: int = 0
+    frame_minutes: float = 0
+
+
+@dataclass
+class Entry:
+    tournament: object
+    entrant: object
+    starts_at: object = None
+    check_in: tuple | None = None  # (opens, closes)
+    can_check_in: bool = False
+
+
+@dataclass
+class BillPart:
+    label: str
+    amount: int  # kopecks, his part
+    note: str = ""
+
+
+@dataclass
+class OpenBill:
+    bill: object
+    table: int
+    share: int
+    total: int
+    mode: str
+    lines: list = field(default_factory=list)
+    parts: list = field(default_factory=list)  # "the loser pays", explained
+
+
+def player_of(user):
+    """The roster player of a signed-in account, or None."""
+    if not user.is_authenticated:
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+# --- what his page follows ----------------------------------------------------------------
+
+
+def feed_topics(player):
+    """His own topic and those of the tournaments he is entered in that are not over."""
+    tournament_ids = Entrant.objects.filter(
+        player=player, tournament__status__in=[TournamentStatus.DRAFT, TournamentStatus.RUNNING]
+    ).values_list("tournament_id", flat=True)
+    return (topics.player(player.pk), *(topics.tournament(pk) for pk in sorted(tournament_ids)))
+
+
+# --- now ------------------------------------------------------------------------------------
+
+
+def game_in_progress(player):
+    """His seat in a game in progress (with the game and its table), or None."""
+    return game_selectors.seats_in_play([player.pk]).first()
+
+
+def match_in_progress(player):
+    """His match in progress (a tournament's called match among them), or None."""
+    return (
+        Match.objects.filter(status=MatchStatus.IN_PROGRESS)
+        .filter(Q(player_a=player) | Q(player_b=player))
+        .select_related("table", "tournament", "player_a", "player_b")
+        .first()
+    )
+
+
+def next_matches(player, now=None):
+    """His next match in every running tournament he is still in, with its table (in play,
+    or offered by the desk) and, while it waits, its predicted start."""
+    now = now or timezone.now()
+    found = []
+    entries = Entrant.objects.filter(
+        player=player, seed__isnull=False, tournament__status=TournamentStatus.RUNNING
+    ).select_related("tournament")
+    for entrant in entries:
+        view = tournament_selectors.tournament_view(entrant.tournament)
+        mine = [
+            item
+            for item in view.items
+            if entrant.seed in (item.seed_a, item.seed_b)
+            and item.status in ("ready", "held", "waiting", "in_progress")
+            and item.shown
+        ]
+        if not mine:
+            continue
+        order = {"in_progress": 0, "ready": 1, "held": 2, "waiting": 3}
+        item = min(mine, key=lambda i: (order[i.status], i.spec.number))
+        opponent = item.name_b if item.seed_a == entrant.seed else item.name_a
+        nxt = NextMatch(entrant.tournament, item, opponent or "…")
+        if item.status == "in_progress":
+            nxt.table = item.table_number
+        else:
+            free = list(tournament_selectors.free_tables_for_matches())
+            tournament_selectors.mark_busy(view)
+            for table, offered in tournament_selectors.offers(free, view.queue):
+                if offered.spec.key == item.spec.key:
+                    nxt.table = table.number
+            predicted = tournament_selectors.predicted_start(view, item.spec.key, len(free), now)
+            if predicted is not None:
+                nxt.starts_at, nxt.ahead, nxt.frame_minutes = predicted
+        found.append(nxt)
+    return found
+
+
+def phone_digits(phone):
+    digits = "".join(char for char in phone or "" if char.isdigit())
+    return digits[-10:]
+
+
+def bookings(player, now=None):
+    """His bookings still ahead (the desk books by name and phone: those with his phone)."""
+    digits = phone_digits(player.phone)
+    if len(digits) < 7:
+        return []
+    now = now or timezone.now()
+    rows = Reservation.objects.filter(
+        status__in=[ReservationStatus.BOOKED, ReservationStatus.CLAIMED], ends_at__gt=now
+    ).select_related("table")
+    return [
+        booking for booking in rows.order_by("starts_at") if phone_digits(booking.phone) == digits
+    ]
+
+
+def table_ready(table_id):
+    """A booked table is ready when nothing is played on it and its clock is not running."""
+    if Game.objects.in_progress_on(table_id).exists():
+        return False
+    return not TableSession.objects.filter(table_id=table_id, status__in=OPEN_STATUSES).exists()
+
+
+def up_now(player, matches=None, booked=None, now=None):
+    """Where he is wanted now, if anywhere: his match called to a table (not begun yet), his
+    next match offered a table by the desk, or a table he booked that is ready."""
+    now = now or timezone.now()
+    match = match_in_progress(player)
+    if match is not None and match.table_id:
+        frame = match.frames.order_by("-number").select_related("game").first()
+        if frame is not None and frame.game.last_seq == 0 and frame.number == 1:
+            return Up(
+                f"match-{match.pk}",
+                match.table.number,
+                gettext("Your match is called: table %(number)s") % {"number": match.table.number},
+            )
+    for nxt in matches if matches is not None else next_matches(player, now):
+        if nxt.item.status == "ready" and nxt.table:
+            return Up(
+                f"offer-{nxt.tournament.pk}-{nxt.item.spec.key}-{nxt.table}",
+                nxt.table,
+                gettext("You're up next: table %(number)s") % {"number": nxt.table},
+            )
+    for booking in booked if booked is not None else bookings(player, now):
+        if (
+            booking.status == ReservationStatus.BOOKED
+            and booking.starts_at - timedelta(minutes=BOOKING_READY_MINUTES) <= now
+            and table_ready(booking.table_id)
+        ):
+            return Up(
+                f"booking-{booking.pk}",
+                booking.table.number,
+                gettext("Your table is ready: table %(number)s") % {"number": booking.table.number},
+            )
+    return None
+
+
+def entries(player, now=None):
+    """His sign-ups for tournaments not drawn yet, with the check-in."""
+    now = now or timezone.now()
+    rows = Entrant.objects.filter(
+        player=player, tournament__status=TournamentStatus.DRAFT
+    ).select_related("tournament")
+    found = []
+    for entrant in rows.order_by("tournament__date"):
+        tournament = entrant.tournament
+        window = tournament_services.check_in_window(tournament)
+        found.append(
+            Entry(
+                tournament,
+                entrant,
+                tournament_services.starts_at(tournament),
+                window,
+                can_check_in=bool(
+                    window
+                    and window[0] <= now
+                    and entrant.status == EntryStatus.ENTERED
+                    and entrant.checked_in_at is None
+                ),
+            )
+        )
+    return found
+
+
+def confirmations(player):
+    """His games scored without a marker that are not settled: (confirmation, his part):
+    "confirm" (he is the opponent of a game over), "waiting" (for the opponent), "disputed"."""
+    rows = (
+        GameConfirmation.objects.filter(
+            Q(started_by=player) | Q(opponent=player),
+            status__in=[ConfirmationStatus.PENDING, ConfirmationStatus.DISPUTED],
+            game__status=GameStatus.UNCONFIRMED,
+        )
+        .select_related("game", "game__table", "started_by", "opponent")
+        .prefetch_related("game__seats__player")
+    )
+    found = []
+    for confirmation in rows:
+        if confirmation.status == ConfirmationStatus.DISPUTED:
+            part = "disputed"
+        elif confirmation.opponent_id == player.pk:
+            part = "confirm"
+        else:
+            part = "waiting"
+        found.append((confirmation, part))
+    return found
+
+
+def open_bills(player):
+    """His unpaid bills: his share of each, the lines assigned to him, and for "the loser
+    pays" the games whose time he pays (lost), shares (a draw, or not confirmed) or that
+    everyone shares (the time between games)."""
+    found = []
+    bills = billing_selectors.unpaid_bills().filter(payers__player=player).distinct()
+    for bill in bills:
+        summary = billing_selectors.bill_summary(bill)
+        payers = [payer for payer, _share in summary.shares]
+        mine = [payer for payer in payers if payer.player_id == player.pk]
+        if not mine:
+            continue
+        me = mine[0]
+        share = dict((payer.pk, amount) for payer, amount in summary.shares)[me.pk]
+        lines = [line for line in summary.lines if line.payer_id == me.pk]
+        entry = OpenBill(bill, bill.session.table.number, share, summary.total, bill.split_mode)
+        entry.lines = lines
+        if bill.split_mode == SplitMode.LOSER:
+            entry.parts = _loser_parts(summary, me)
+        found.append(entry)
+    return found
+
+
+def _loser_parts(summary, me):
+    """His part of each part of the session's time, as the bill's "the loser pays" hands it
+    out (``billing.selectors``' frame rows: each part's share of the time charge and who
+    pays it)."""
+    parts = []
+    for row in summary.frames:
+        game = row.about.game
+        mine = row.share // len(row.payers) if me.name in row.payers else 0
+        if game is None:
+            label, note = gettext("Time between games"), gettext("between games: shared")
+        else:
+            local = timezone.localtime(row.about.start or game.started_at)
+            label = gettext("Game at %(time)s") % {"time": local.strftime("%H:%M")}
+            lost = [seat for seat in game.seats.all() if seat.outcome == Outcome.LOSS]
+            if game.status == GameStatus.UNCONFIRMED:
+                note = gettext("not confirmed yet: shared")
+            elif game.status != GameStatus.FINISHED or not lost:
+                note = gettext("no loser: shared")
+            elif mine:
+                note = gettext("you lost: you pay")
+            else:
+                note = gettext("you won: the loser pays")
+        parts.append(BillPart(label, mine, note))
+    return parts
+
+
+# --- after the game -----------------------------------------------------------------------
+
+
+def recent_games(player, limit=RECENT_GAMES):
+    """His newest games (any status) with their opponents: each links to its page, where the
+    game can be replayed stroke by stroke."""
+    seats = list(stats.player_games(player)[:limit])
+    return [
+        {
+            "seat": seat,
+            "game": seat.game,
+            "opponents": [s for s in seat.game.seats.all() if s.position != seat.position],
+        }
+        for seat in seats
+    ]
+
+
+def form(player, limit=FORM_GAMES):
+    """His last finished (counted) games' outcomes, newest first: "W", "L", "D"."""
+    letters = {Outcome.WIN: "W", Outcome.LOSS: "L", Outcome.DRAW: "D"}
+    outcomes = (
+        Seat.objects.filter(player=player, game__status=GameStatus.FINISHED)
+        .order_by("-game__finished_at", "-game_id")
+        .values_list("outcome", flat=True)[:limit]
+    )
+    return [letters.get(outcome, "") for outcome in outcomes]
+
+
+def telegram_chat(player):
+    return TelegramChat.objects.filter(player=player).first()

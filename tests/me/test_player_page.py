@@ -1,0 +1,188 @@
+"""``/me/``: his game in progress, his bookings and open bills ("the loser pays" explained,
+unconfirmed games shared), his recent games, ratings, form; nobody else's bill or phone; a
+player's account never reaches a staff page."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from billing import selectors as billing_selectors
+from billing import services as billing_services
+from billing.demo import load_demo_tariffs
+from billing.models import Reservation, SplitMode
+from games import services as game_services
+from games.models import Game, GameStatus, Outcome
+from me import fragments, selectors
+from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
+from toolbox.roles import CASHIERS, MARKERS
+
+pytestmark = pytest.mark.django_db
+
+MONDAY = datetime(2026, 11, 30, 0, 0, tzinfo=UTC) - timedelta(hours=3)
+
+
+def at(hour, minute=0):
+    return MONDAY + timedelta(hours=hour, minutes=minute)
+
+
+def played(table, players, start, end, status=GameStatus.FINISHED, losers=()):
+    game = GameFactory(table=table, seats=players)
+    Game.objects.filter(pk=game.pk).update(started_at=start, finished_at=end, status=status)
+    for seat in game.seats.all():
+        seat.outcome = Outcome.LOSS if seat.player in losers else Outcome.WIN
+        seat.save()
+    return game
+
+
+def loser_bill(table, cashier, start, end):
+    session = billing_services.start_session(table=table, user=cashier, at=start)
+    billing_services.stop_session(session=session, user=cashier, at=end)
+    bill = session.bill
+    billing_services.set_split(bill=bill, mode=SplitMode.LOSER, user=cashier)
+    bill.refresh_from_db()
+    return bill
+
+
+def test_his_open_bill_explains_the_loser_pays_and_an_unconfirmed_game_is_shared(lena):
+    """11:00–12:00 at 400 ₽/h: Lena loses 11:00–11:30 (200 ₽ hers), a game 11:30–12:00 she
+    lost but that is not confirmed yet is shared (100 ₽ each): she owes 300 ₽."""
+    load_demo_tariffs()
+    cashier = UserFactory(username="c", groups=[CASHIERS])
+    table = TableFactory(number=1, kind="pyramid_12")
+    boris = PlayerFactory(full_name="Борис Иванов", phone="+7 999 000-00-01")
+    played(table, [lena, boris], at(11), at(11, 30), losers=[lena])
+    played(table, [lena, boris], at(11, 30), at(12), status=GameStatus.UNCONFIRMED, losers=[lena])
+    bill = loser_bill(table, cashier, at(11), at(12))
+    [entry] = selectors.open_bills(lena)
+    assert entry.share == 300_00 and entry.total == 400_00
+    assert [(part.amount, part.note) for part in entry.parts] == [
+        (200_00, "проигрыш: платите вы"),
+        (100_00, "ещё не подтверждена: поровну"),
+    ]
+    shares = {p.name: s for p, s in billing_selectors.bill_summary(bill).shares}
+    assert shares == {"Лена": 300_00, "Борис Иванов": 100_00}
+    phone = Client()
+    phone.force_login(lena.user)
+    page = phone.get(reverse("me:home")).content.decode()
+    assert "300,00" in page and "проигрыш: платите вы" in page
+    assert "+7 999" not in page and "000-00-01" not in page  # nobody else's phone
+    # Boris has no account: his bill is nobody's page. The cashier's pages stay closed.
+    assert phone.get(reverse("billing:bill", args=[bill.pk])).status_code == 403
+
+
+def test_confirmed_games_feed_the_loser_pays(lena, sokol):
+    load_demo_tariffs()
+    cashier = UserFactory(username="c", groups=[CASHIERS])
+    table = TableFactory(number=1, kind="pyramid_12")
+    game = played(
+        table, [lena, sokol], at(11), at(12), status=GameStatus.UNCONFIRMED, losers=[lena]
+    )
+    Game.objects.filter(pk=game.pk).update(needs_confirmation=True)
+    bill = loser_bill(table, cashier, at(11), at(12))
+    shares = lambda: {p.name: s for p, s in billing_selectors.bill_summary(bill).shares}  # noqa: E731
+    assert shares() == {"Лена": 200_00, "Сокол": 200_00}
+    game_services.confirm_game(game=game)
+    assert shares() == {"Лена": 400_00, "Сокол": 0}
+
+
+def test_his_bookings_are_those_with_his_phone(lena):
+    table = TableFactory(number=2)
+    now = timezone.now()
+    mine = Reservation.objects.create(
+        table=table,
+        name="Лена",
+        phone="8 (912) 345 67 89",
+        starts_at=now + timedelta(hours=1),
+        ends_at=now + timedelta(hours=2),
+    )
+    Reservation.objects.create(
+        table=table,
+        name="Кто-то",
+        phone="+7 901 000 00 00",
+        starts_at=now + timedelta(hours=3),
+        ends_at=now + timedelta(hours=4),
+    )
+    assert selectors.bookings(lena) == [mine]
+    assert selectors.up_now(lena) is None
+    Reservation.objects.filter(pk=mine.pk).update(starts_at=now + timedelta(minutes=3))
+    up = selectors.up_now(lena)
+    assert up.table == 2 and up.key == f"booking-{mine.pk}"
+
+
+def test_his_game_in_progress_shows_live_on_his_page(lena):
+    marker = UserFactory(username="m", groups=[MARKERS])
+    game = GameFactory(
+        table=TableFactory(number=7), variant="pyramid_free", seats=[lena, "Гость"], marker=marker
+    )
+    fingerprint, html = fragments.render_live(lena)
+    assert f'data-game="{game.pk}"' in html
+    assert reverse("broadcast:table_overlay_stream", args=[7]) in html  # the board's push
+    assert "Лена" in html and "Гость" in html
+    game_services.abandon_game(game=game, user=marker)
+    assert fragments.render_live(lena)[0] != fingerprint
+
+
+def test_the_feed_follows_his_topic_and_his_tournaments(lena):
+    feed = fragments.player_feed(lena)
+    assert feed.topic == (f"player.{lena.pk}",)
+
+
+def test_the_page_needs_a_player_account(client, lena):
+    assert client.get(reverse("me:home")).status_code == 302  # to the login page
+    client.force_login(UserFactory(username="m", groups=[MARKERS]))
+    assert client.get(reverse("me:home")).status_code == 403
+    client.force_login(lena.user)
+    page = client.get(reverse("me:home")).content.decode()
+    assert "Лена" in page and 'sse-connect="/me/stream/"' in page
+
+
+def test_a_players_account_never_reaches_a_staff_page(lena):
+    """Every staff URL of the site as a signed-in player: 403 (or the admin's login)."""
+    phone = Client()
+    phone.force_login(lena.user)
+    checked = 0
+    for url in staff_urls():
+        response = phone.get(url)
+        if url.startswith("/admin/"):
+            assert response.status_code == 302 and "/admin/login/" in response["Location"], url
+        else:
+            assert response.status_code == 403, (url, response.status_code)
+        checked += 1
+    assert checked >= 25
+
+
+STAFF_PREFIXES = ("/marker/", "/billing/", "/tables/", "/me/desk/", "/players/")
+
+
+def staff_urls():
+    """Every GET-able staff route of the URLconf, filled with id 1 (a 403 comes before a 404)."""
+    found = set()
+
+    def walk(patterns, prefix=""):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                route = prefix + str(pattern.pattern)
+                path = "/" + route.replace("<int:pk>", "1").replace("<int:number>", "1")
+                path = path.replace("<int:entrant_pk>", "1").replace("<int:match_pk>", "1")
+                if "<" in path or "^" in path:
+                    continue
+                found.add(path)
+
+    walk(get_resolver().url_patterns)
+    public = (
+        "/tables/1/board/",
+        "/tables/1/overlay/",
+        "/players/1/",
+        "/tables/1/board/stream/",
+        "/tables/1/overlay/stream/",
+        "/billing/tables/1/clock/",  # a table's clock on its board
+    )
+    staff = {u for u in found if u.startswith(STAFF_PREFIXES) and u not in public}
+    staff |= {"/admin/", "/admin/auth/user/", "/admin/games/game/", "/admin/me/signinlink/"}
+    staff |= {"/tournaments/new/", "/tournaments/1/manage/", "/tournaments/1/edit/"}
+    return sorted(staff)
