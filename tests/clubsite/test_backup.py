@@ -37,6 +37,9 @@ def rows_of(model):
     return rows
 
 
+PLAYER_FIELDS = [f.attname for f in Player._meta.concrete_fields]
+
+
 def snapshot():
     """Everything a club would miss, each game with the state its stored events replay to."""
     games = {}
@@ -69,7 +72,11 @@ def snapshot():
             for model in (m for label, _ in club_rows() for m in [apps.get_model(label)])
         },
         "events": list(Event.objects.order_by("game_id", "seq").values_list("kind", "payload")),
-        "players": list(Player.objects.order_by("pk").values()),
+        # A player's account by its username: users come back with new ids (natural keys).
+        "players": [
+            {key: value for key, value in row.items() if key != "user_id"}
+            for row in Player.objects.order_by("pk").values("user__username", *PLAYER_FIELDS)
+        ],
         "tables": list(Table.objects.order_by("pk").values()),
         "tariffs": list(Tariff.objects.order_by("pk").values()),
         "users": [
