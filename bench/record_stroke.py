@@ -17,7 +17,14 @@ stroke in each:
   the time is taken inside Django's request handler (the server's side only).
 It prints the median and p95 time per stroke and the SQL statements per stroke (transaction
 control, i.e. BEGIN/COMMIT, not counted).
-Targets (issue 4): p95 < 25 ms at 1,000 prior events; the same query count at every size.
+
+The floor, measured in the same run and interleaved with the strokes (so that both see the
+same machine): a bare request of the same signed-in marker that reads the session and the
+user and renders a small template (``bench/support/floor.py``). The last line compares the
+view with it at the game length where it costs the most:
+``record stroke: <x>× the floor (<ms> ms vs <ms> ms median)``.
+Targets: p95 < 25 ms at 1,000 prior events (issue 4); the same query count at every size;
+the view ≤ 2.5× the floor at every game length (issue 23).
 """
 
 import argparse
@@ -27,6 +34,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -53,6 +61,7 @@ from tables.models import Table  # noqa: E402
 from toolbox.roles import MARKERS, ensure_roles  # noqa: E402
 
 PLAYERS = 6
+FORM = "application/x-www-form-urlencoded"
 STROKE = rules.Event("stroke")
 
 
@@ -98,6 +107,7 @@ def prepare_game(table, seats, marker, events):
 
 
 SERVER_TIMES = []  # ms spent in Django's request handler (middleware, view, rendering)
+SERVER_CPU = []  # ms of this thread's CPU in it (what a busy machine's waits do not inflate)
 
 
 def time_the_handler():
@@ -105,11 +115,12 @@ def time_the_handler():
     get_response = BaseHandler.get_response
 
     def timed(self, request):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         try:
             return get_response(self, request)
         finally:
             SERVER_TIMES.append((time.perf_counter() - start) * 1000)
+            SERVER_CPU.append((time.thread_time() - cpu) * 1000)
 
     BaseHandler.get_response = timed
 
@@ -125,9 +136,14 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+FLOOR_RATIO = 2.5  # the view's median may cost at most this many floors
+
+
 def measure(size, samples, table, seats, marker, client, rng):
     events = prior_events(size, rng)
     service_ms, view_ms, service_queries, view_queries = [], [], set(), set()
+    floor_ms, floor_queries = [], set()
+    view_cpu, floor_cpu = [], []
     for i in range(samples):
         game = prepare_game(table, seats, marker, events)
         reset_queries()  # the query log is a bounded deque: keep the count below exact
@@ -138,17 +154,35 @@ def measure(size, samples, table, seats, marker, client, rng):
                 service_ms.append((time.perf_counter() - start) * 1000)
             service_queries.add(statements(queries))
         else:  # the whole request, as the phone posts it
-            url = reverse("games:record", args=[game.pk])
-            data = {"seq": size, "kind": "stroke"}
             with CaptureQueriesContext(connection) as queries:
-                response = client.post(url, data, headers={"HX-Request": "true"})
+                floor = client.get(reverse("bench_floor"))
+            assert floor.status_code == 200, floor.status_code
+            floor_ms.append(SERVER_TIMES.pop())
+            floor_cpu.append(SERVER_CPU.pop())
+            floor_queries.add(statements(queries))
+            url = reverse("games:record", args=[game.pk])
+            data = urlencode({"seq": size, "kind": "stroke"})  # a form, as htmx posts it
+            with CaptureQueriesContext(connection) as queries:
+                response = client.post(url, data, content_type=FORM, headers={"HX-Request": "true"})
             view_ms.append(SERVER_TIMES.pop())
+            view_cpu.append(SERVER_CPU.pop())
             assert response.status_code == 200, response.status_code
             view_queries.add(statements(queries))
         game.refresh_from_db()
         assert game.last_seq == size + 1
         services.abandon_game(game=game, user=marker)  # frees the table for the next one
-    return service_ms, view_ms, service_queries, view_queries
+    return (
+        service_ms,
+        view_ms,
+        service_queries,
+        view_queries,
+        floor_ms,
+        floor_queries,
+        (
+            view_cpu,
+            floor_cpu,
+        ),
+    )
 
 
 def main():
@@ -162,6 +196,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",")]
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
+    settings.ROOT_URLCONF = "bench.support.floor"  # the site's routes and /bench/floor/
     time_the_handler()
     with throwaway_database():
         ensure_roles()
@@ -180,18 +215,24 @@ def main():
         print("-" * len(header))
         worst_p95 = 0.0
         all_service, all_view = set(), set()
+        ratios = []  # (view ÷ floor, view median, floor median) per size
+        cpu_ratios = []  # the same of the server thread's CPU time
         for size in sizes:
-            service_ms, view_ms, service_q, view_q = measure(
+            service_ms, view_ms, service_q, view_q, floor_ms, floor_q, cpu = measure(
                 size, args.samples, table, seats, marker, client, rng
             )
+            view_median, floor_median = statistics.median(view_ms), statistics.median(floor_ms)
+            ratios.append((view_median / floor_median, view_median, floor_median))
+            cpu_ratios.append(statistics.median(cpu[0]) / statistics.median(cpu[1]))
             all_service |= service_q
             all_view |= view_q
             for path, times, queries in (
                 ("service", service_ms, service_q),
                 ("view", view_ms, view_q),
+                ("floor", floor_ms, floor_q),
             ):
                 p95 = percentile(times, 0.95)
-                if size == max(sizes):
+                if size == max(sizes) and path != "floor":
                     worst_p95 = max(worst_p95, p95)
                 q = ",".join(str(n) for n in sorted(queries))
                 print(
@@ -203,12 +244,22 @@ def main():
             f"queries per stroke constant across sizes: {'yes' if constant else 'NO'} "
             f"(service {sorted(all_service)}, view {sorted(all_view)})"
         )
+        ratio, view_median, floor_median = max(ratios)
+        print(f"server CPU per request, the view ÷ the floor: at most {max(cpu_ratios):.1f}×")
+        print(
+            f"record stroke: {ratio:.1f}× the floor "
+            f"({view_median:.1f} ms vs {floor_median:.1f} ms median)"
+        )
         if args.smoke:
             print("smoke run: no verdict")
         else:
             print(
                 f"p95 at {max(sizes)} prior events: {worst_p95:.2f} ms "
                 f"({'meets' if worst_p95 < 25 else 'MISSES'} the 25 ms target)"
+            )
+            print(
+                f"view at most {FLOOR_RATIO}× the floor at every length: "
+                f"{'meets' if ratio <= FLOOR_RATIO else 'MISSES'}"
             )
 
 

@@ -35,12 +35,19 @@ def _memo(game):
     return memo
 
 
-def remember(game, replayed, events=None):
-    """Lets ``game`` reuse the replay (and events) a service has just computed."""
+def remember(game, replayed, events=None, *, seats=None):
+    """Lets ``game`` reuse the replay (and events, and seats) a service has just computed."""
     memo = {"seq": game.last_seq, "replayed": replayed}
     if events is not None:
         memo["events"] = list(events)
+    if seats is not None:
+        memo["seats"] = list(seats)
     game.__dict__[_MEMO] = memo
+
+
+def remembered_seats(game):
+    """The seats ``game`` has read already, or None."""
+    return _memo(game).get("seats")
 
 
 def rules_events(game):
@@ -130,8 +137,13 @@ def seats_in_play(player_ids=None):
 
 
 def seats_of(game):
-    """The game's seats in playing order, players loaded (one query)."""
-    return list(Seat.objects.filter(game_id=game.pk).select_related("player").order_by("position"))
+    """The game's seats in playing order, players loaded (one query, none when a service
+    read them with the game: ``remember``)."""
+    seats = remembered_seats(game)
+    if seats is None:
+        seats = Seat.objects.filter(game_id=game.pk).select_related("player").order_by("position")
+        seats = list(seats)
+    return seats
 
 
 def search_players(query, *, exclude_ids=(), limit=10):

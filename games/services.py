@@ -14,9 +14,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games import replay_cache, rules, selectors
+from games import replay_cache, rules, selectors, tap_sql
 from games.i18n import render_message
-from games.models import Event, Game, GameStatus, Outcome, Seat
+from games.models import Game, GameStatus, Outcome, Seat
 from live import publish_on_commit, topics
 from players.models import Player
 from tables.models import Table
@@ -215,6 +215,15 @@ def _lock(game):
     return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
 
 
+def _lock_for_a_stroke(game):
+    """``_lock`` for the tap's path: the game with its table and seats in one statement
+    (``tap_sql``), the seats remembered for the console that follows."""
+    found = tap_sql.lock_with_seats(game.pk)
+    if found is None:  # a game without seats: none is started so, but be plain about it
+        return _lock(game), None
+    return found
+
+
 def record_event(*, game, expected_seq, event, user):
     """Records one marker event; returns the updated Game (its replay cached on it).
 
@@ -222,14 +231,15 @@ def record_event(*, game, expected_seq, event, user):
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
     one of those cases nothing is written.
 
-    A stroke is applied to the replay cached on the game row (three queries: lock, insert,
-    update, whatever the game's length); an undo, or a game without a valid cache, replays
-    the stored events (one query more).
+    A stroke is applied to the replay cached on the game row (three statements, whatever the
+    game's length: the game locked and read with its table and seats, the event inserted,
+    the game updated — written out in ``tap_sql``); an undo, or a game without a valid
+    cache, replays the stored events (one query more).
     """
     events = None
     try:
         with transaction.atomic():
-            locked = _lock(game)
+            locked, seats = _lock_for_a_stroke(game)
             variant = selectors.variant_of(locked)
             if locked.status != GameStatus.IN_PROGRESS:
                 raise GameClosed
@@ -241,23 +251,21 @@ def record_event(*, game, expected_seq, event, user):
                 replayed = _replay(locked, events, seq=locked.last_seq + 1)
             else:
                 replayed = selectors.replayed(locked).advance(variant, event)
-            Event.objects.create(
-                game=locked,
-                seq=locked.last_seq + 1,
-                kind=event.kind,
-                payload=event.to_payload(),
-                recorded_by=user if user is not None and user.is_authenticated else None,
-            )
             locked.last_seq += 1
             locked.replay_cache = replay_cache.dump(replayed)
-            Game.objects.filter(pk=locked.pk).update(
-                last_seq=locked.last_seq, replay_cache=locked.replay_cache
+            tap_sql.append_event(
+                game=locked,
+                seq=locked.last_seq,
+                kind=event.kind,
+                payload=event.to_payload(),
+                user_id=user.pk if user is not None and user.is_authenticated else None,
+                replay_cache=locked.replay_cache,
             )
             _announce(locked, locked.table)
     except IntegrityError:
         # Another writer took this sequence number first (databases without row locks).
         raise StaleEvent from None
-    selectors.remember(locked, replayed, events)
+    selectors.remember(locked, replayed, events, seats=seats)
     return locked
 
 

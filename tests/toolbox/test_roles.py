@@ -152,3 +152,72 @@ def test_the_500_page_renders_without_a_request_context():
 
     html = render_to_string("500.html")
     assert "Ошибка сервера" in html and 'href="/"' in html
+
+
+# --- the user read with his roles (issue 23 item 6: a tap's permission check, no query) ----
+
+
+def test_the_role_backend_reads_the_user_with_his_roles_in_one_query(django_assert_num_queries):
+    from django.contrib.auth.models import Permission
+
+    from toolbox.roles import ROLE_PERMISSIONS, RoleBackend
+
+    direct = UserFactory()
+    direct.user_permissions.add(Permission.objects.get(codename="record_game"))
+    users = [
+        UserFactory(groups=[ADMINS]),
+        UserFactory(groups=[MARKERS]),
+        direct,
+        UserFactory(groups=[MARKERS, ADMINS]),
+        UserFactory(),
+    ]
+    backend = RoleBackend()
+    for user in users:
+        with django_assert_num_queries(1):
+            read = backend.get_user(str(user.pk))  # the session keeps the pk as text
+            answers = [has_role_permission(read, perm) for perm in ROLE_PERMISSIONS]
+        fresh = type(user).objects.get(pk=user.pk)
+        assert answers == [fresh.has_perm(perm) for perm in ROLE_PERMISSIONS], user
+        assert read == user
+    inactive = UserFactory(groups=[MARKERS], is_active=False)
+    assert backend.get_user(str(inactive.pk)) is None
+    assert backend.get_user("999999") is None
+    assert backend.get_user("not a number") is None
+
+
+def test_a_role_taken_away_counts_at_the_next_request(client):
+    marker = UserFactory(groups=[MARKERS])
+    client.force_login(marker)
+    assert client.get(reverse("games:start")).status_code == 200
+    marker.groups.clear()
+    assert client.get(reverse("games:start")).status_code == 403
+
+
+def test_a_session_signed_in_through_djangos_model_backend_still_works(client):
+    marker = UserFactory(groups=[MARKERS])
+    client.force_login(marker, backend="django.contrib.auth.backends.ModelBackend")
+    assert client.get(reverse("games:start")).status_code == 200
+    marker.groups.clear()
+    assert client.get(reverse("games:start")).status_code == 403
+
+
+def test_a_wrong_password_is_checked_once(monkeypatch):
+    """The model backend listed after RoleBackend (older sessions) does not hash it again."""
+    from django.contrib.auth import authenticate
+    from django.contrib.auth.backends import ModelBackend
+
+    user = UserFactory(groups=[MARKERS])
+    user.set_password("right-one")
+    user.save()
+    checks = []
+    original = ModelBackend.authenticate
+
+    def counted(self, *args, **kwargs):
+        checks.append(type(self).__name__)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ModelBackend, "authenticate", counted)
+    request = RequestFactory().post("/accounts/login/")
+    assert authenticate(request, username=user.username, password="wrong") is None
+    assert checks == ["RoleBackend"]
+    assert authenticate(request, username=user.username, password="right-one") == user
