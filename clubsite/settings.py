@@ -232,6 +232,12 @@ warnings.filterwarnings(
 )
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
+# The players' "you're up" with their page closed: the club's Telegram bot (me/telegram.py,
+# manage.py telegram_bot). Off unless the token is set; TELEGRAM_API_URL: another Bot API
+# server (a local one); TELEGRAM_BOT_NAME: the bot's @username, for the players' link.
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_API_URL = os.environ.get("TELEGRAM_API_URL", "")
+TELEGRAM_BOT_NAME = os.environ.get("TELEGRAM_BOT_NAME", "")
 # How often an open marker's console checks whether another device has moved its game on.
 CONSOLE_POLL_SECONDS = 3
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("tables/<int:number>/play/", play.play, name="play"),
     path("players/search/", play.search, name="search"),
     # The desk (cashiers and admins) and the admins
+    path("desk/players/", desk.players, name="players"),
     path("desk/players/<int:pk>/", desk.access, name="access"),
     path("desk/players/<int:pk>/link/", desk.issue_link, name="issue_link"),
     path("desk/players/<int:pk>/sign-out/", desk.sign_out, name="sign_out"),

@@ -536,12 +536,14 @@ def player_tournaments(player):
 
 DEFAULT_FRAME_MINUTES = 20.0  # no frame of that game recorded yet
 FRAME_HISTORY = 200  # the newest frames the median is taken over
+MIN_FRAME_MINUTES = 1  # shorter: recorded after the fact (a result typed in), not timed
 
 
 def frame_minutes(variant, race_to):
     """(minutes, frames counted): the median duration (``finished_at - started_at``) of the
-    club's finished frames of matches of ``variant`` raced to ``race_to``; else of any race
-    of that game; else ``DEFAULT_FRAME_MINUTES`` (with 0 frames counted)."""
+    club's finished frames of matches of ``variant`` raced to ``race_to`` (a frame under a
+    minute was not timed: left out); else of any race of that game; else
+    ``DEFAULT_FRAME_MINUTES`` (with 0 frames counted)."""
 
     def durations(**race):
         rows = (
@@ -549,7 +551,8 @@ def frame_minutes(variant, race_to):
             .order_by("-game__finished_at")
             .values_list("game__started_at", "game__finished_at")[:FRAME_HISTORY]
         )
-        return [(end - start).total_seconds() / 60 for start, end in rows if end and end > start]
+        minutes = [(end - start).total_seconds() / 60 for start, end in rows if end and start]
+        return [m for m in minutes if m >= MIN_FRAME_MINUTES]
 
     found = durations(match__race_to=race_to) or durations()
     return (statistics.median(found), len(found)) if found else (DEFAULT_FRAME_MINUTES, 0)

@@ -12,12 +12,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from me import services
 from me.models import LINK_HOURS, ConfirmationStatus, GameConfirmation, SignInLink
-from players.models import Player
+from players.models import Player, search_key
 from toolbox.qr import qr_svg
-from toolbox.responses import redirect
+from toolbox.responses import redirect, render_page_or_partial
 from toolbox.roles import dispute_admin_required, sign_in_desk_required
 
 ACCESS = "me/desk/access.html"
+PLAYERS = "me/desk/players.html"
+FOUND = 20
 DISPUTES = "me/desk/disputes.html"
 
 
@@ -29,6 +31,22 @@ def _access_context(player):
         "link_hours": LINK_HOURS,
         "now": timezone.now(),
     }
+
+
+@sign_in_desk_required
+@require_GET
+def players(request):
+    """The desk finds a player by name (a few letters) to give him his sign-in link."""
+    query = request.GET.get("q", "")
+    words = search_key(query).split()
+    found = []
+    if words:
+        rows = Player.objects.filter(is_active=True).select_related("user")
+        for word in words:
+            rows = rows.filter(name_key__contains=word)
+        found = list(rows.order_by("full_name")[:FOUND])
+    context = {"found": found, "query": query}
+    return render_page_or_partial(request, PLAYERS, "found", context, target="found")
 
 
 @sign_in_desk_required

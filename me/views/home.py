@@ -2,6 +2,7 @@
 (recent games with their replays, ratings and form, handicap advice); its stream; his
 answers (confirm or dispute a game, check in, sign up, Telegram)."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from live.streams import stream_response
 from me import fragments, selectors, services
+from me import telegram as telegram_bot
 from records.forms import HandicapAdviceForm
 from records.stats import player_ratings
 from toolbox.responses import redirect
@@ -39,6 +41,8 @@ def home(request):
         "advice_form": HandicapAdviceForm(player),
         "advice": None,
         "telegram": selectors.telegram_chat(player),
+        "telegram_enabled": telegram_bot.enabled(),
+        "telegram_bot": settings.TELEGRAM_BOT_NAME,
     }
     return render(request, fragments.HOME, context)
 
@@ -123,6 +127,8 @@ def check_in(request, pk):
 @require_POST
 def telegram(request):
     """A code to send the club's bot, or (``op=unlink``) the chat forgotten."""
+    if not telegram_bot.enabled():
+        raise Http404("the club runs no Telegram bot")
     player = _player(request)
     if request.POST.get("op") == "unlink":
         services.unlink_telegram(player=player)

@@ -131,3 +131,10 @@ def test_login_throttling_covers_players(client, lena, settings):
         client.post(reverse("login"), {"username": "lena", "password": "wrong"})
     locked = client.post(reverse("login"), {"username": "lena", "password": "right-pass-77"})
     assert locked.status_code == 429
+
+
+def test_the_desk_finds_a_player_by_name_for_his_link(cashier_client, lena):
+    page = cashier_client.get(reverse("me:players"), {"q": "лен"}).content.decode()
+    assert f'href="{reverse("me:access", args=[lena.pk])}"' in page
+    by_phone = cashier_client.get(reverse("me:players"), {"q": "912"}).content.decode()
+    assert "data-found" not in by_phone  # names only, never a phone

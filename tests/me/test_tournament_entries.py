@@ -202,6 +202,10 @@ def test_the_predicted_start_counts_the_queue_ahead_and_the_clubs_frame_duration
     ahead = keys.index(nxt.item.spec.key)
     assert ahead >= 1 and nxt.ahead == ahead
     assert abs((nxt.starts_at - now).total_seconds() / 60 - 30 * ahead) < 1
+    # A frame under a minute was not timed (typed in after the fact): not counted.
+    quick = games.first()
+    Game.objects.filter(pk=quick.pk).update(started_at=quick.finished_at - dt.timedelta(seconds=20))
+    assert tournament_selectors.frame_minutes("clockwise", 2) == (12, games.count() - 1)
     # Without any history: the fallback per frame.
     Game.objects.filter(match_frame__isnull=False).update(finished_at=None)
     assert tournament_selectors.frame_minutes("clockwise", 2) == (20.0, 0)
