@@ -253,6 +253,10 @@ def sync_events(feed, language, shown, seconds):
                 entry = snapshot_sync(feed, language, screen.fresh) if changed else None
             except Exception:  # noqa: BLE001
                 entry = screen.unreadable()
+            finally:
+                # Read in this request's thread: its connection goes back (to the pool) while
+                # the stream waits, not kept for as long as the stream lasts.
+                close_old_connections()
             yield from screen.reply(changed, entry)
             changed = subscription.wait(screen.left()) if screen.left() else None
     finally:
@@ -278,6 +282,7 @@ def stream_response(request, feed, language=None):
     else:
         seconds = min(settings.LIVE_STREAM_SECONDS, settings.LIVE_WSGI_STREAM_SECONDS)
         events = sync_events(feed, language, shown, seconds)
+        close_old_connections()  # the view's: a WSGI stream holds its thread, not a connection
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
