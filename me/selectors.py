@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db.models import Q
+from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -74,6 +75,15 @@ class OpenBill:
     mode: str
     lines: list = field(default_factory=list)
     parts: list = field(default_factory=list)  # "the loser pays", explained
+
+
+def player_or_404(user):
+    """The signed-in account's roster player; an account without one (a superuser) has no
+    page of its own."""
+    player = player_of(user)
+    if player is None:
+        raise Http404("no player of the roster has this account")
+    return player
 
 
 def player_of(user):

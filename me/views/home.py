@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -21,12 +22,7 @@ from tournaments.models import Entrant, Tournament
 
 
 def _player(request):
-    """The signed-in account's roster player; an account without one (a superuser) has no
-    page of its own."""
-    player = selectors.player_of(request.user)
-    if player is None:
-        raise Http404("no player of the roster has this account")
-    return player
+    return selectors.player_or_404(request.user)
 
 
 @player_required
@@ -60,7 +56,10 @@ def _answer(request, action):
         action()
     except (services.MeError, tournament_services.MatchError) as error:
         messages.error(request, str(error.message))
-    return redirect(request, request.POST.get("next") or "me:home")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = "me:home"  # only a page of this site
+    return redirect(request, back)
 
 
 @player_required

@@ -10,7 +10,6 @@ from django.views.decorators.http import require_GET, require_http_methods
 from games import selectors as game_selectors
 from me import selectors, services
 from me.forms import OwnGameForm
-from me.views.home import _player
 from players.models import Player, search_key
 from tables.models import Table
 from toolbox.responses import redirect
@@ -23,7 +22,7 @@ FOUND = 10
 @player_required
 @require_http_methods(["GET", "POST"])
 def play(request, number):
-    player = _player(request)
+    player = selectors.player_or_404(request.user)
     table = get_object_or_404(Table, number=number, is_active=True)
     game = game_selectors.current_game(table)
     if game is not None and game_selectors.records_own_game(request.user, game.pk):
@@ -66,7 +65,7 @@ def _chosen(pk, player):
 @require_GET
 def search(request):
     """Roster players whose names (never their phones) hold every word typed."""
-    player = _player(request)
+    player = selectors.player_or_404(request.user)
     words = search_key(request.GET.get("q", "")).split()
     found = []
     if words:

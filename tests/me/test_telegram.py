@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import pytest
 from aiohttp import web
+from asgiref.sync import sync_to_async
 from django.core.management import CommandError, call_command
+from django.db import connections
 from django.urls import reverse
 from django.utils import timezone
 
@@ -99,6 +101,9 @@ def with_bot(step):
             return await step(bot)
         finally:
             await bot.session.close()
+            # The bot's database work ran in asgiref's thread: its connection is closed (the
+            # test database is dropped at the end).
+            await sync_to_async(connections.close_all)()
 
     return asyncio.run(main())
 

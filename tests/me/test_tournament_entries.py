@@ -209,3 +209,15 @@ def test_the_predicted_start_counts_the_queue_ahead_and_the_clubs_frame_duration
     # Without any history: the fallback per frame.
     Game.objects.filter(match_frame__isnull=False).update(finished_at=None)
     assert tournament_selectors.frame_minutes("clockwise", 2) == (20.0, 0)
+
+
+def test_an_answer_goes_back_to_a_page_of_this_site_only(lena):
+    tournament = open_tournament()
+    response = phone_of(lena).post(
+        reverse("me:sign_up", args=[tournament.pk]), {"next": "https://evil.example/"}
+    )
+    assert response.status_code == 302 and response.url == reverse("me:home")
+    response = phone_of(lena).post(
+        reverse("me:withdraw", args=[tournament.pk]), {"next": f"/tournaments/{tournament.pk}/"}
+    )
+    assert response.url == f"/tournaments/{tournament.pk}/"
