@@ -438,6 +438,9 @@ class Payment(models.Model):
     recorded_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
+    # Paid up front for prepaid time, when the clock started (what a bill may then hold over
+    # its total until the rest is given back).
+    up_front = models.BooleanField(_("paid up front"), default=False)
 
     class Meta:
         ordering = ["at", "pk"]

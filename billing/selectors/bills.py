@@ -188,9 +188,8 @@ class BillSummary:
 
     @property
     def prepaid(self):
-        """The payments taken before the clock stopped (prepaid time)."""
-        stopped = self.bill.session.stopped_at
-        return [p for p in self.payments if p.amount > 0 and (not stopped or p.at <= stopped)]
+        """The payments taken up front, when the clock started (prepaid time)."""
+        return [payment for payment in self.payments if payment.up_front]
 
     @property
     def refund_method(self):

@@ -67,15 +67,17 @@ def settle(bill, *, at):
 def keep_above_paid(bill, total_before):
     """Once a bill has payments, nothing brings its total below what was paid: a change
     that would (a bar line removed, a discount, a shorter time) is refused and, raised
-    inside the service's transaction, undone."""
+    inside the service's transaction, undone. Money paid up front for prepaid time is not
+    such a floor: what it holds over the total is given back (``record_refund``)."""
     summary = bill_summary(bill)
-    if summary.paid > 0 and summary.total < summary.paid and summary.total < total_before:
+    paid = sum(p.amount for p in summary.payments if p.amount > 0 and not p.up_front)
+    if paid > 0 and summary.total < paid and summary.total < total_before:
         raise ValidationError(
             _(
                 "%(paid)s is already paid on this bill: its total cannot go below that "
                 "(it would be %(total)s)."
             )
-            % {"paid": money(summary.paid), "total": money(summary.total)},
+            % {"paid": money(paid), "total": money(summary.total)},
             code="below_paid",
         )
 

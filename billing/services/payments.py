@@ -77,7 +77,9 @@ def _checked_method(method):
     return method
 
 
-def _record(*, bill, method, amount, receipt_number, user, same_receipt, at, payer, action):
+def _record(
+    *, bill, method, amount, receipt_number, user, same_receipt, at, payer, action, up_front=False
+):
     shift = _open_shift()
     method = _checked_method(method)
     receipt_number = _checked_receipt(receipt_number, shift, same_receipt=same_receipt)
@@ -90,6 +92,7 @@ def _record(*, bill, method, amount, receipt_number, user, same_receipt, at, pay
         payer=payer,
         recorded_by=user,
         at=at or timezone.now(),
+        up_front=up_front,
     )
     audit(
         user=user,
@@ -121,6 +124,7 @@ def take_prepayment(*, bill, tender, user, at=None):
         at=at,
         payer=None,
         action=AuditAction.PREPAYMENT,
+        up_front=True,
     )
 
 

@@ -94,10 +94,10 @@ def record_version(*, tariff, user, valid_from=None, at=None):
         if (
             valid_from is None
             and latest.bands == rows
-            and not tariff.versions.filter(valid_from__gt=at)
+            and not tariff.versions.filter(valid_from__gte=at)
         ):
             return latest  # saved again unchanged: nothing to record
-        replaced = tariff.versions.filter(valid_from__gt=at)
+        replaced = tariff.versions.filter(valid_from__gte=at)
         replaced.delete()  # planned, not in force yet: the new save is the plan
     version = TariffVersion.objects.create(
         tariff=tariff, valid_from=since, bands=rows, created_at=at, created_by=user

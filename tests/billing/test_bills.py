@@ -700,3 +700,22 @@ def test_the_admin_shows_the_club_s_time_not_utc(tariffs, table, cashier):
     page = client.get(reverse("admin:billing_auditentry_change", args=[entry.pk]))
     html = page.content.decode()
     assert "2026-11-30 18:00" in html and "2026-11-30 15:00" not in html
+
+
+def test_a_corrected_prepaid_session_still_knows_what_was_paid_up_front(
+    tariffs, table, cashier, shift
+):
+    """Found by the desk's property test: the prepayment was told from the other payments
+    by its time, which a correction of the session's start then put after its end."""
+    session = start_prepaid(table, cashier, 60, at(18))
+    services.stop_session(session=session, user=cashier, at=at(18, 30))
+    services.correct_stretch(
+        stretch=session.stretches.get(),
+        started_at=at(17),
+        ended_at=at(17, 30),
+        reason="started earlier",
+        user=cashier,
+    )
+    summary = selectors.bill_summary(Bill.objects.get(session=session))
+    assert [payment.amount for payment in summary.prepaid] == [700_00]
+    assert summary.to_give_back == 700_00 - 200_00  # 30 min at 400 ₽/h

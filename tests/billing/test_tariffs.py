@@ -287,3 +287,13 @@ def test_the_admin_saves_each_change_as_a_version_from_now(staff_admin_client):
     assert AuditEntry.objects.filter(action="tariff.change").count() == 2  # first, change
     page = staff_admin_client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "с самого начала" in page
+
+
+def test_two_changes_saved_at_one_moment_leave_the_second(demo_tariffs, cashier):
+    """Found by the desk's property test: the second save at the same moment broke the
+    one-version-a-moment constraint (an IntegrityError, a 500)."""
+    services.save_tariff("pyramid_12", RAISED, user=cashier, at=EVENING)
+    cheaper = [Band(b.weekdays, b.start, b.end, b.price_per_hour - 100_00) for b in RAISED]
+    services.save_tariff("pyramid_12", cheaper, user=cashier, at=EVENING)
+    versions = Tariff.objects.get(kind="pyramid_12").versions.exclude(valid_from=None)
+    assert [max(row["price_per_hour"] for row in v.bands) for v in versions] == [700_00]
