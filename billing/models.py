@@ -237,7 +237,7 @@ class Stretch(models.Model):
     ended_at = models.DateTimeField(_("to"), null=True, blank=True)
 
     class Meta:
-        ordering = ["session", "started_at"]
+        ordering = ["session", "started_at", "pk"]
         verbose_name = _("played stretch")
         verbose_name_plural = _("played stretches")
         constraints = [

@@ -297,9 +297,13 @@ def correct_stretch(*, stretch, started_at, ended_at, reason, user):
         )
     if ended_at is not None and ended_at <= started_at:
         raise ValidationError(_("The end must be after the start."), code="order")
+    # The session's stretches in their order (two at one moment, a move's empty one and the
+    # next, by their order of writing): the corrected one stays between its neighbours.
     others = list(session.stretches.exclude(pk=stretch.pk))
-    before = [other for other in others if other.started_at < stretch.started_at]
-    after = [other for other in others if other.started_at > stretch.started_at]
+    place = (stretch.started_at, stretch.pk)
+    others.sort(key=lambda other: (other.started_at, other.pk))
+    before = [other for other in others if (other.started_at, other.pk) < place]
+    after = [other for other in others if (other.started_at, other.pk) > place]
     if before and started_at < before[-1].ended_at:
         raise ValidationError(_("The stretch would overlap the one before it."), code="overlap")
     if after and (ended_at is None or ended_at > after[0].started_at):

@@ -577,3 +577,24 @@ def test_the_correction_form_follows_the_chosen_stretch(cashier_client, table, c
     ).content.decode()
     assert part.lstrip().startswith('<section class="card" id="correct">')
     assert 'value="2026-11-30T11:00:00"' in part and 'value="2026-11-30T11:10:00"' in part
+
+
+def test_a_correction_keeps_a_session_s_stretches_in_order_at_one_moment(table, cashier):
+    """Found by the desk's property test: moved at the very moment it started, a session
+    has an empty stretch and the running one at the same time; moving the running one's
+    start before it was accepted (the stretch before it was looked for by its start only),
+    and the session's running stretch was no longer its last."""
+    session = services.start_session(table=table, user=cashier, at=MONDAY_11)
+    services.move_session(
+        session=session, to_table=TableFactory(number=2), user=cashier, at=MONDAY_11
+    )
+    empty, running = session.stretches.order_by("started_at", "pk")
+    assert empty.started_at == empty.ended_at == running.started_at
+    with refused("overlap"):
+        services.correct_stretch(
+            stretch=running,
+            started_at=MONDAY_11 - minutes(60),
+            ended_at=None,
+            reason="x",
+            user=cashier,
+        )
