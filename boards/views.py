@@ -9,14 +9,21 @@ What a board shows of a table: its game in progress; else its game finished in t
 table with that result beneath in small type); else "the table is free".
 """
 
+from django.conf import settings as django_settings
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from boards.feeds import table_feed, wall_feed
-from boards.fragments import page_options, render_table, render_wall, table_context, wall_context
-from boards.polls import answer_poll, answer_table_poll, poll_fingerprint, wall_fingerprint
+from boards.fragments import page_options, render_table, render_wall, table_context
+from boards.polls import (
+    answer_poll,
+    answer_table_poll,
+    poll_fingerprint,
+    rendered,
+    wall_fingerprint,
+)
 from live.streams import stream_response
 from tables.models import Table
 from toolbox.qr import qr_svg
@@ -51,8 +58,12 @@ def wall(request):
     shown = poll_fingerprint(request)
     if shown is not None:
         return answer_poll(shown, wall_fingerprint(), "wall", get_language(), render_wall)
-    context = wall_context() | page_options(request)
-    return render(request, "boards/wall.html", context)
+    # The page around the wall's fragment as its stream sends it: rendered once per change
+    # and language for every screen (a hall's TVs opening at once cost one render).
+    fp = wall_fingerprint()
+    fragment = rendered("wall", fp, get_language(), render_wall)
+    context = {"fp": fp, "wall_html": fragment, "club_name": django_settings.CLUB_NAME}
+    return render(request, "boards/wall.html", context | page_options(request))
 
 
 # --- the pushed streams (live/): the same fragments, sent the moment they change ------------
