@@ -17,7 +17,7 @@ from billing import selectors, services
 from billing.forms import CorrectTimeForm, MoveForm, StartClockForm
 from billing.models import TableSession
 from tables.models import Table
-from toolbox.responses import page_or_partial
+from toolbox.responses import page_or_partial, wants_partial
 from toolbox.responses import redirect as htmx_redirect
 from toolbox.roles import cashier_required
 
@@ -47,7 +47,7 @@ def card_context(table, error=None, form=None):
 def answer(request, table, error=None, form=None):
     """The table's card (htmx) or the desk page; a refusal says why, with status 409."""
     status = CONFLICT if error else 200
-    if request.htmx:
+    if wants_partial(request):  # the card that htmx swaps
         return render(request, f"{DESK}#card", card_context(table, error, form), status=status)
     if error:
         context = {"tables": desk_rows(table.pk, error, form), "open_bills": selectors.open_bills()}
