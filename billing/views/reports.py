@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from billing import selectors
@@ -96,6 +97,12 @@ def export(view):
     return wrapped
 
 
+def kind_of(payment):
+    if payment.is_refund:
+        return pgettext("payment kind", "refund")
+    return pgettext("payment kind", "prepayment" if payment.up_front else "payment")
+
+
 @export
 def payments_csv(request, report):
     header = [
@@ -117,7 +124,7 @@ def payments_csv(request, report):
             payment.shift_id,
             payment.bill_id,
             payment.bill.session.table.number,
-            _("refund") if payment.is_refund else _("payment"),
+            kind_of(payment),
             str(methods.get(payment.method, payment.method)),
             roubles(payment.amount),
             payment.receipt_number,

@@ -422,9 +422,7 @@ def test_the_desk_starts_a_prepaid_clock_with_its_payment_and_the_bill_shows_it(
     html = page.content.decode()
     back = selectors.bill_summary(session.bill).to_give_back  # 700 ₽ less 30 minutes' price
     assert back > 0 and f'value="{back // 100}"' in html  # the refund form, filled in
-    assert (
-        "внесено заранее" in html and "Вернуть" in html and '<option value="sbp" selected' in html
-    )
+    assert "предоплата" in html and "Вернуть" in html and '<option value="sbp" selected' in html
     assert reverse("billing:refund", args=[session.bill.pk]) in html
 
 
