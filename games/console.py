@@ -6,13 +6,22 @@ now, and the newest events.
 renders it after every tap.
 """
 
+import ast
+from functools import cache
+from pathlib import Path
+
 from django.conf import settings
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import rules, selectors
 from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
+from games.replay_cache import engine_fingerprint
 
 QUICK_COUNTS = 6  # "balls pocketed": one big button each for 1 … 6, the rest behind "more"
 
@@ -157,3 +166,113 @@ def _outcome(result, state, seats):
         return None
     names = [seats[i].name for i in result.winners if i < len(seats)]
     return {"winners": names, "draw": result.draw, "final": state.finished}
+
+
+# --- the console without the network (games/rules/offline.py, static/js/outbox.js) --------
+
+
+def offline_state(game, user):
+    """What the offline console starts from: the game's facts and its stored events, each
+    with its log line (rendered here: the browser shows the other device's strokes of a
+    conflict in these words) and whether this user recorded it."""
+    variant = selectors.variant_of(game)
+    names = [seat.name for seat in selectors.seats_of(game)]
+    log = selectors.game_log(game)
+    return {
+        "game": game.pk,
+        "seq": game.last_seq,
+        "status": game.status,
+        "variant": variant.key,
+        "settings": game.settings,
+        "names": names,
+        "events": [
+            {
+                "seq": seq,
+                "kind": kind,
+                "payload": payload,
+                "mine": recorded_by == user.pk,
+                "text": render_message(step.description, names),
+            }
+            for (seq, kind, payload, recorded_by), step in zip(
+                selectors.offline_events(game), log, strict=True
+            )
+        ],
+    }
+
+
+def offline_config(game):
+    """The console page's settings of its outbox (``static/js/outbox.js``): where the engine
+    and Pyodide are, the URLs it posts to, the engine's texts in the active language."""
+    return {
+        "game": game.pk,
+        "record_url": reverse("games:record", args=[game.pk]),
+        "undo_url": reverse("games:undo", args=[game.pk]),
+        "console_url": reverse("games:console", args=[game.pk]),
+        "state_url": reverse("games:offline_state", args=[game.pk]),
+        "worker_url": reverse("games:engine_worker"),
+        "pyodide_url": static("vendor/pyodide/"),
+        "engine_url": offline_engine_url(),
+        "sw_url": reverse("games:service_worker"),
+        "catalog": engine_catalog(get_language()),
+        "texts": _offline_texts(),
+    }
+
+
+def _offline_texts():
+    """The words of the console drawn offline (static/js/outbox.js), in the active language."""
+    return {
+        "queued": _("Not sent yet (%(n)s)"),
+        "sending": _("Sending…"),
+        "offline": _("No connection: strokes are kept on this device."),
+        "engine_loading": _("The rules are still loading: the tap is kept and shown in a moment."),
+        "signed_out": _("Sign in again: %(n)s strokes wait on this device."),
+        "conflict_status": _("Not sent yet (%(n)s): choose below."),
+        "conflict_title": _("Another device recorded on this game meanwhile"),
+        "conflict_theirs": _("Recorded there:"),
+        "conflict_mine": _("Kept on this device, not sent:"),
+        "keep_theirs": _("Keep theirs (drop mine)"),
+        "add_mine": _("Add mine after theirs"),
+        "drop_mine": _("Drop the strokes kept on this device"),
+        "closed": _("This game is no longer in progress."),
+        "refused_unknown": _("The server refused a stroke kept on this device."),
+        "refused_http": _("The server refused a stroke kept on this device (error %(status)s)."),
+        "finish_later": _("Finish the game once the connection is back."),
+        "game_over": _("Game over"),
+        "decided": _("The result is decided"),
+        "winner": _("Winner"),
+        "draw": _("Draw"),
+        "nothing_yet": _("Nothing recorded yet."),
+        "last_events": _("Last events"),
+        "undo": _("Undo the last event…"),
+        "undo_question": _("Undo this event?"),
+        "undo_yes": _("Yes, undo it"),
+        "no": _("Cancel"),
+        "several": _("Several fouls in one stroke"),
+        "record_fouls": _("Record these fouls (penalised once)"),
+        "ball": _("Ball"),
+        "pocket": _("Pocket"),
+        "how_many": _("How many"),
+        "other_balls": _("Other balls fell too"),
+    }
+
+
+def offline_engine_url():
+    return f"{reverse('games:offline_engine')}?v={engine_fingerprint()[:16]}"
+
+
+@cache
+def _engine_strings():
+    """Every string constant of the rules engine's source: its messages among them."""
+    strings = set()
+    for path in sorted(Path(rules.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                strings.add(node.value)
+    return sorted(strings)
+
+
+@cache
+def engine_catalog(language):
+    """msgid → text in ``language`` for every message of the engine that has a translation."""
+    with translation.override(language):
+        return {text: _(text) for text in _engine_strings() if text and _(text) != text}

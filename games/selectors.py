@@ -174,3 +174,14 @@ def games_in_progress():
         .defer("replay_cache")
         .order_by("table__number")
     )
+
+
+def offline_events(game):
+    """The stored log as the offline console keeps it (``games.rules.offline``): each event's
+    ``seq``, ``kind``, ``payload``, who recorded it and its log line (one query)."""
+    rows = (
+        Event.objects.filter(game_id=game.pk, seq__lte=game.last_seq)
+        .order_by("seq")
+        .values_list("seq", "kind", "payload", "recorded_by_id")
+    )
+    return list(rows)

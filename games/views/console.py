@@ -8,21 +8,35 @@ fresh console and a translated reason (the console page tells htmx to swap 409 a
 recorded one 200 with the new console.
 """
 
-from functools import wraps
+import io
+import json
+import zipfile
+from functools import cache, wraps
+from pathlib import Path
 
+from csp.decorators import csp_update
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import rules, selectors, services
-from games.console import console_context, shown_version
+from games.console import (
+    console_context,
+    offline_config,
+    offline_engine_url,
+    offline_state,
+    shown_version,
+)
 from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
+from games.replay_cache import engine_fingerprint
 from live import topics
 from live.streams import Feed, stream_response
 from tables.models import Table
@@ -35,6 +49,7 @@ CONSOLE = "games/console/console.html"
 START = "games/console/start.html"
 SEATS = "games/console/_seats.html"
 RESULT = "games/console/result.html"
+SERVICE_WORKER = "games/console/service-worker.js"
 CONFLICT = 409
 
 
@@ -268,11 +283,103 @@ def _game(pk):
 
 def _render_console(request, game, *, error=None, confirm=None):
     context = console_context(game, confirm=confirm)
+    if not request.htmx:  # the whole page: its outbox's settings, read once
+        context["offline"] = offline_config(game)
     if isinstance(error, rules.Message):  # the rules' reason, naming the players
         error = render_message(error, context["seat_names"])
     context["error"] = error
     status = CONFLICT if error else 200
     return render_page_or_partial(request, CONSOLE, "console", context, status=status)
+
+
+# --- the console without the network (static/js/outbox.js) -----------------------------
+
+
+@console_access
+@require_GET
+def offline_state_view(request, pk):
+    """The game's facts and stored events, from which the console's outbox computes what it
+    shows while the network is down (``games.rules.offline``), and with which it checks a
+    queued stroke that may have landed already."""
+    response = JsonResponse(offline_state(_game(pk), request.user))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def offline_engine(request):
+    """The rules engine's source (``games/rules/``) as a zip the browser runs under Pyodide:
+    the same code as the server's (public, as the rules page is). Its URL names the engine's
+    fingerprint, so a browser keeps it until the engine changes."""
+    response = HttpResponse(_engine_zip(), content_type="application/zip")
+    response["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@cache
+def _engine_zip():
+    buffer = io.BytesIO()
+    folder = Path(rules.__file__).parent
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("games/__init__.py", "")  # the Django app is not shipped
+        for path in sorted(folder.glob("*.py")):
+            archive.write(path, f"games/rules/{path.name}")
+    return buffer.getvalue()
+
+
+@require_GET
+@csp_update({"script-src": ["'wasm-unsafe-eval'"]})  # Pyodide compiles WebAssembly, nothing more
+def engine_worker(request):
+    """``static/js/engine-worker.js`` served under ``/marker/``: a worker is controlled by the
+    service worker whose scope holds its own address, so the console's (``/marker/``) serves
+    it, and Pyodide and the engine, without the network. Its policy (CSP) is its own: the
+    site's, plus compiling WebAssembly."""
+    response = HttpResponse(_engine_worker_script(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@cache
+def _engine_worker_script():
+    return (Path(settings.BASE_DIR) / "static" / "js" / "engine-worker.js").read_bytes()
+
+
+@require_GET
+def service_worker(request):
+    """The consoles' service worker (scope ``/marker/``): a console reloaded without the
+    network opens from its copy, and the engine and Pyodide are kept for it."""
+    context = {"precache": json.dumps(_precached()), "version": engine_fingerprint()[:16]}
+    response = render(request, SERVICE_WORKER, context, content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _precached():
+    pyodide = [
+        static(f"vendor/pyodide/{name}")
+        for name in (
+            "pyodide.mjs",
+            "pyodide.asm.mjs",
+            "pyodide.asm.wasm",
+            "python_stdlib.zip",
+            "pyodide-lock.json",
+        )
+    ]
+    scripts = [
+        static(f"js/{name}")
+        for name in (
+            "htmx.min.js",
+            "htmx-ext-sse.js",
+            "console.js",
+            "outbox.js",
+            "wakelock.js",
+            "stroke-preview.js",
+            "site.js",
+        )
+    ]
+    styles = [static(f"css/{name}") for name in ("site.css", "console.css")]
+    worker = reverse("games:engine_worker")
+    return [*pyodide, *scripts, *styles, offline_engine_url(), worker]
 
 
 # --- after the game ----------------------------------------------------------------------

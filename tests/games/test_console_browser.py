@@ -228,7 +228,7 @@ def test_a_push_that_comes_while_a_tap_is_in_flight_is_not_lost(page, live_serve
     assert Game.objects.get(pk=game.pk).last_seq == 2
 
 
-def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, settings):
+def test_a_tap_that_fails_says_so_and_a_dropped_one_is_kept_and_sent(page, live_server, settings):
     settings.CONSOLE_POLL_SECONDS = 3600  # only the taps talk to the server here
     marker = phone_marker()
     game = cork_game(marker, table_number=6)
@@ -252,11 +252,18 @@ def test_a_tap_that_fails_says_so_and_the_next_one_clears_it(page, live_server, 
     page.click('button.action-button[data-kind="stroke"]')
     # (expect, not wait_for_function: that polls by eval, which the CSP forbids)
     expect(page.locator("#request-failed")).to_have_text(re.compile(r"^Нет связи"))
+    # Issue 23: the stroke is not lost, it waits on the phone (static/js/outbox.js) …
+    expect(page.locator("#console [data-outbox-status]")).to_contain_text("Не отправлено (1)")
+    assert Game.objects.get(pk=game.pk).last_seq == 0
     page.unroute(record)
 
-    tap(page, 'button.action-button[data-kind="stroke"]', 1)  # back: recorded, message gone
-    assert banner.is_hidden()
+    # … and lands by itself once the network is back, once; the next tap goes as usual.
+    page.wait_for_selector('#console[data-seq="1"]:not([data-offline])', timeout=30_000)
     assert Game.objects.get(pk=game.pk).last_seq == 1
+    page.wait_for_timeout(700)  # a person's pace: past the double-tap guard
+    tap(page, 'button.action-button[data-kind="stroke"]', 2)
+    assert banner.is_hidden()
+    assert Game.objects.get(pk=game.pk).last_seq == 2
 
 
 def within_the_screen(page, selector):

@@ -1,0 +1,738 @@
+/* The console's outbox: a marker never loses a stroke to the Wi-Fi (issue 23).
+
+   The console page carries its settings (#offline-config, games.console.offline_config).
+   1. What the server holds is kept here too: the game's stored events ("base", read from
+      /marker/games/<id>/offline/ once the page opens and whenever the console shows a game
+      moved on elsewhere; a tap that lands adds itself). With the strokes not sent yet
+      ("queue", each with the sequence number it was made at) it is saved in localStorage
+      under "luza-outbox-<game>", so it survives a reload and the phone sleeping.
+   2. A tap while the network is down (the browser says so, a post failed or timed out, or
+      strokes wait already) is not posted: it is queued and applied at once. The console is
+      drawn from what the rules engine computes in the browser — the server's own
+      games/rules/, run by Pyodide in a worker (static/js/engine-worker.js, bridge:
+      games/rules/offline.py) — with "Не отправлено (N)" in its strip. An undo takes back the
+      newest stroke of the queue, or is queued itself when the queue is empty.
+   3. As soon as the server answers again the queue is sent in order, each stroke with its
+      sequence number, as the console would have posted it. A 409 means the game moved on:
+      the stored events are read again, and a queued stroke found there, recorded by this
+      user with the same details, had landed (its answer was lost): it is dropped, never
+      recorded twice. Anything else found there (a second device recorded meanwhile) stops
+      the sending: both versions are shown and the marker chooses — keep theirs, or add his
+      after theirs (checked by the engine first). Nothing is applied blindly.
+   4. The service worker (/marker/sw.js) keeps the console page, the engine and Pyodide, so
+      a console reloaded without the network opens, and shows the queue. */
+(function () {
+  "use strict";
+  var configElement = document.getElementById("offline-config");
+  if (!configElement) return;
+  var cfg = JSON.parse(configElement.textContent);
+  var T = cfg.texts;
+  var KEY = "luza-outbox-" + cfg.game;
+  var RETRY_MS = 2000;
+  var POST_TIMEOUT_MS = 5000;
+
+  // --- what is kept -------------------------------------------------------------------------
+
+  var store = load() || { base: null, queue: [], conflict: null, token: null };
+  var pending = null;  // an online tap in flight: {url, form, seq}
+  var draining = false;
+  var networkDown = false;
+  var retryTimer = null;
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
+  }
+  function save() {
+    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full: kept in memory */ }
+  }
+  function queued() { return store.queue.length; }
+  function offline() { return networkDown || queued() > 0 || store.conflict || navigator.onLine === false; }
+  function nextSeq() { return (store.base ? store.base.seq : 0) + queued(); }
+
+  function token() {
+    var input = document.querySelector("#console input[name=csrfmiddlewaretoken]");
+    if (input) store.token = input.value;
+    return store.token;
+  }
+
+  // --- the engine in a worker ---------------------------------------------------------------
+
+  var worker = null;
+  var calls = {};
+  var callId = 0;
+  var engineReady = false;
+
+  function startEngine() {
+    if (worker || !window.Worker) return;
+    worker = new Worker(cfg.worker_url, { type: "module" });
+    worker.postMessage({ op: "init", pyodide: cfg.pyodide_url, engine: cfg.engine_url });
+    worker.onerror = function (event) {
+      document.body.dataset.engine = "failed";
+      document.body.dataset.engineError = String(event.message || "worker error");
+    };
+    worker.onmessage = function (event) {
+      var data = event.data || {};
+      if (data.ready) {
+        engineReady = true;
+        document.body.dataset.engine = "ready";
+        if (offline() && queued()) redraw();
+        return;
+      }
+      if (data.failed) {
+        document.body.dataset.engine = "failed";
+        document.body.dataset.engineError = data.failed;
+        return;
+      }
+      var call = calls[data.id];
+      if (!call) return;
+      delete calls[data.id];
+      if (data.error) call.reject(new Error(data.error)); else call.resolve(data.result);
+    };
+  }
+
+  function engine(op, args) {
+    startEngine();
+    return new Promise(function (resolve, reject) {
+      callId += 1;
+      calls[callId] = { resolve: resolve, reject: reject };
+      worker.postMessage({ id: callId, op: op, args: args });
+    });
+  }
+
+  function stored(base) {
+    return base.events.map(function (e) {
+      return e.kind ? { kind: e.kind, payload: e.payload } : { form: e.form };
+    });
+  }
+
+  // What the console shows: the stored events and the queue (in a conflict, the stored
+  // events alone: the queue is not applied until the marker chooses).
+  function entries() {
+    var queue = store.conflict ? [] : store.queue;
+    return stored(store.base).concat(queue.map(function (q) { return { form: q.form }; }));
+  }
+
+  function view() {
+    return engine("view", {
+      variant_key: store.base.variant,
+      settings: store.base.settings,
+      entries: entries(),
+      names: store.base.names,
+      catalog: cfg.catalog,
+    });
+  }
+
+  // --- the server's events ------------------------------------------------------------------
+
+  function fetchState() {
+    return withTimeout(fetch(cfg.state_url, { credentials: "same-origin", cache: "no-store" }))
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      });
+  }
+
+  function refreshBase() {
+    if (queued() || store.conflict) return Promise.resolve();
+    return fetchState().then(function (state) {
+      if (queued() || store.conflict) return;
+      store.base = state;
+      networkDown = false;
+      save();
+    }, function () { /* kept as it was */ });
+  }
+
+  function withTimeout(promise) {
+    return Promise.race([promise, new Promise(function (resolve, reject) {
+      setTimeout(function () { reject(new Error("timeout")); }, POST_TIMEOUT_MS);
+    })]);
+  }
+
+  // --- taps ---------------------------------------------------------------------------------
+
+  function path(form) {
+    var url = form.getAttribute("hx-post") || form.getAttribute("action") || "";
+    try { return new URL(url, location.href).pathname; } catch (e) { return url; }
+  }
+
+  function fields(form, submitter) {
+    var data;
+    try { data = new FormData(form, submitter || undefined); } catch (e) { data = new FormData(form); }
+    var out = {};
+    data.forEach(function (value, name) {
+      if (name === "seq" || name === "csrfmiddlewaretoken") return;
+      (out[name] = out[name] || []).push(String(value));
+    });
+    return out;
+  }
+
+  // Capture phase: before htmx posts the form.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.closest("#console") || !store.base) return;
+    var url = path(form);
+    if (url !== cfg.record_url && url !== cfg.undo_url) return;
+    var tapped = url === cfg.undo_url ? { kind: ["undo"] } : fields(form, event.submitter);
+    token();
+    if (offline()) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      enqueue(url, tapped);
+      return;
+    }
+    var seqInput = form.querySelector("input[name=seq]");
+    pending = { url: url, form: tapped, seq: seqInput ? Number(seqInput.value) : nextSeq() };
+  }, true);
+
+  function enqueue(url, form) {
+    if (store.conflict) return;
+    store.queue.push({ url: url, form: form, seq: nextSeq(), at: Date.now() });
+    save();
+    redraw();
+    scheduleDrain(0);
+  }
+
+  // The online path: a tap that landed is added to the base; one that could not be sent
+  // is queued (if it had landed after all, the drain finds it and drops it).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!pending || !(elt instanceof HTMLFormElement) || path(elt) !== pending.url) return;
+    var xhr = event.detail.xhr;
+    if (!xhr || !xhr.status) return;  // not sent (htmx says so before sendError/timeout)
+    var tap = pending;
+    pending = null;
+    if (xhr && xhr.status === 200 && store.base && tap.seq === store.base.seq) {
+      store.base.events.push({ seq: tap.seq + 1, kind: null, payload: null, form: tap.form, mine: true });
+      store.base.seq = tap.seq + 1;
+      networkDown = false;
+      save();
+      resolveFormsInBase();
+    } else if (xhr && xhr.status) {
+      networkDown = false;
+      refreshBase();
+    }
+  });
+
+  function failed(event) {
+    var elt = event.detail && event.detail.elt;
+    var wasDown = networkDown;
+    networkDown = true;
+    if (!pending || !(elt instanceof HTMLFormElement) || path(elt) !== pending.url) {
+      if (!wasDown) redraw();  // the console drawn here: its undo works without the server
+      return;
+    }
+    var tap = pending;
+    pending = null;
+    if (!store.base || tap.seq !== nextSeq()) return;  // the console was stale: not guessed at
+    enqueue(tap.url, tap.form);
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+
+  // A stroke of this device that landed online is kept with its form: its payload is read
+  // by the engine (the one parser of posted details) before anything compares it.
+  function resolveFormsInBase() {
+    var open = store.base.events.filter(function (e) { return e.form && !e.kind; });
+    if (!open.length || !engineReady) return;
+    engine("payloads", { forms: open.map(function (e) { return e.form; }) }).then(function (out) {
+      open.forEach(function (e, i) {
+        if (out[i] && !out[i].error) { e.kind = out[i].kind; e.payload = out[i].payload; delete e.form; }
+      });
+      save();
+    });
+  }
+
+  // While strokes wait, nothing the server says replaces the console drawn here.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || !elt.closest || !elt.closest("#console")) return;
+    if (queued() || store.conflict) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var swapped = event.detail && event.detail.target;
+    if (!swapped || swapped.id !== "console") return;
+    setStatus();
+    if (!store.base) return;
+    var shown = Number(swapped.dataset.seq);
+    if (shown !== store.base.seq && !queued()) refreshBase();
+  });
+
+  // --- sending the queue --------------------------------------------------------------------
+
+  function scheduleDrain(delay) {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(drain, delay);
+  }
+
+  function post(entry) {
+    var body = new URLSearchParams();
+    Object.keys(entry.form).forEach(function (name) {
+      if (entry.url === cfg.undo_url) return;
+      entry.form[name].forEach(function (value) { body.append(name, value); });
+    });
+    body.append("seq", String(entry.seq));
+    body.append("csrfmiddlewaretoken", token() || "");
+    return withTimeout(fetch(entry.url, {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "HX-Request": "true", "X-CSRFToken": token() || "" },
+      body: body,
+    }));
+  }
+
+  function drain() {
+    if (draining || !queued() || store.conflict) return;
+    draining = true;
+    setStatus();
+    var sent = 0;
+    var step = function () {
+      if (!queued()) return finished(sent);
+      var entry = store.queue[0];
+      return post(entry).then(function (response) {
+        networkDown = false;
+        if (response.headers.get("HX-Redirect")) {  // signed out: sign in, the queue waits
+          store.signedOut = response.headers.get("HX-Redirect");
+          throw new Error("signed out");
+        }
+        if (response.status === 200) {
+          store.queue.shift();
+          store.base.events.push({ seq: entry.seq + 1, kind: null, payload: null, form: entry.form, mine: true });
+          store.base.seq = entry.seq + 1;
+          sent += 1;
+          save();
+          return step();
+        }
+        if (response.status === 409) {
+          return response.text().then(function (html) { return settle(refusal(html)); })
+            .then(function (goOn) { return goOn ? step() : finished(sent); });
+        }
+        store.conflict = { kind: "error", error: T.refused_http.replace("%(status)s", response.status) };
+        save();
+        return finished(sent);
+      });
+    };
+    Promise.resolve().then(step).catch(function () {
+      networkDown = true;
+      draining = false;
+      setStatus();
+      scheduleDrain(RETRY_MS);
+    });
+  }
+
+  function finished(sent) {
+    draining = false;
+    setStatus();
+    if (!queued() && !store.conflict) {
+      resolveFormsInBase();
+      reloadConsole();
+    } else {
+      redraw();
+    }
+    return sent;
+  }
+
+  function refusal(html) {
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    var alert = holder.querySelector("[role=alert]");
+    return alert ? alert.textContent.trim() : "";
+  }
+
+  // A 409: the game moved on. What had landed of the queue is dropped; anything else is a
+  // conflict for the marker. Resolves true when the sending may go on.
+  function settle(error) {
+    return fetchState().then(function (fresh) {
+      return engine("payloads", { forms: store.queue.map(function (q) { return q.form; }) })
+        .then(function (payloads) {
+          var landed = 0;
+          while (landed < store.queue.length) {
+            var entry = store.queue[landed];
+            var stored = fresh.events[entry.seq];  // the event numbered entry.seq + 1
+            var mine = payloads[landed];
+            if (!stored || !stored.mine || !mine || mine.error || stored.kind !== mine.kind ||
+                canon(stored.payload) !== canon(mine.payload)) break;
+            landed += 1;
+          }
+          var before = store.base;
+          store.base = fresh;
+          store.queue.splice(0, landed);
+          if (!store.queue.length) { save(); return true; }
+          if (fresh.status !== "in_progress") {
+            store.conflict = { kind: "closed", theirs: [], error: T.closed };
+          } else if (fresh.seq === store.queue[0].seq) {
+            if (landed) { save(); return true; }
+            store.conflict = { kind: "refused", theirs: [], error: error };
+          } else {
+            var from = store.queue[0].seq;
+            store.conflict = {
+              kind: "device",
+              theirs: fresh.events.slice(from).map(function (e) { return e.text; }),
+              mine: null,
+              at: from,
+            };
+            store.previousBase = before;
+          }
+          save();
+          return false;
+        });
+    });
+  }
+
+  function canon(value) {
+    if (Array.isArray(value)) return "[" + value.map(canon).join(",") + "]";
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort().map(function (k) {
+        return JSON.stringify(k) + ":" + canon(value[k]);
+      }).join(",") + "}";
+    }
+    return JSON.stringify(value === undefined ? null : value);
+  }
+
+  function reloadConsole() {
+    document.body.classList.remove("outbox-offline");
+    if (window.htmx) {
+      htmx.ajax("GET", cfg.console_url, { target: "#console", swap: "outerHTML" });
+    }
+  }
+
+  // --- the marker's choice in a conflict ----------------------------------------------------
+
+  function keepTheirs() {
+    store.queue = [];
+    store.conflict = null;
+    store.previousBase = null;
+    save();
+    reloadConsole();
+  }
+
+  function addMine() {
+    var conflict = store.conflict;
+    var from = store.base.seq;
+    store.queue.forEach(function (entry, i) { entry.seq = from + i; });
+    store.conflict = null;  // the queue on top of theirs, as the engine sees it
+    view().then(function (result) {
+      if (result.refused !== undefined) {
+        conflict.error = result.error;
+        conflict.cannot = true;
+        store.conflict = conflict;
+        save();
+        redraw();
+        return;
+      }
+      store.previousBase = null;
+      save();
+      redraw();
+      scheduleDrain(0);
+    });
+  }
+
+  // --- drawing the console offline ----------------------------------------------------------
+
+  function esc(text) {
+    return String(text === null || text === undefined ? "" : text)
+      .replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  function statusText() {
+    if (store.signedOut) return T.signed_out.replace("%(n)s", queued());
+    if (store.conflict) return T.conflict_status.replace("%(n)s", queued());
+    var parts = [];
+    if (queued()) parts.push(T.queued.replace("%(n)s", queued()));
+    if (draining) parts.push(T.sending);
+    else if (networkDown || navigator.onLine === false) parts.push(T.offline);
+    return parts.join(" · ");
+  }
+
+  function setStatus() {
+    var holder = document.querySelector("#console [data-outbox-status]");
+    var text = statusText();
+    if (holder) { holder.textContent = text; holder.hidden = !text; }
+    document.body.classList.toggle("outbox-offline", Boolean(queued() || store.conflict));
+    document.body.dataset.queued = String(queued());
+  }
+
+  function redraw() {
+    setStatus();
+    if (!store.base || (!queued() && !store.conflict && !networkDown)) return;
+    var consoleSection = document.getElementById("console");
+    if (!consoleSection) return;
+    if (!engineReady) {
+      consoleSection.querySelectorAll(".actions button, .tools a, .tools button").forEach(function (b) {
+        b.disabled = true;
+        b.classList.add("is-waiting");
+      });
+      var last = consoleSection.querySelector("[data-strip-last]");
+      if (last) last.textContent = T.engine_loading;
+      return;
+    }
+    view().then(function (result) {
+      draw(consoleSection, result);
+    }, function (error) {
+      var last = consoleSection.querySelector("[data-strip-last]");
+      if (last) last.textContent = String(error);
+    });
+  }
+
+  function draw(section, v) {
+    var head = section.querySelector(".console-head h1");
+    var title = head ? head.outerHTML : "";
+    section.dataset.seq = String(v.seq === undefined ? nextSeq() : v.seq);
+    section.dataset.offline = "1";
+    if (v.refused !== undefined) {
+      section.innerHTML = title + strip("", "", v.error) + conflictPanel();
+      setStatus();
+      return;
+    }
+    var names = store.base.names;
+    var html = "<header class=\"console-head\">" + title +
+      "<span class=\"seq muted\">№&nbsp;" + v.seq + "</span></header>";
+    var lastLine = v.recent.length ? v.recent[v.recent.length - 1] : null;
+    html += strip(v.finished ? "" : v.turn_name, v.finished ? "" : v.scores[v.turn],
+                  lastLine ? lastLine.text : T.nothing_yet, lastLine && lastLine.undone);
+    html += conflictPanel();
+    if (v.result) {
+      var who = v.result.winners.join(", ");
+      html += "<div class=\"outcome card\" role=\"status\"><h2>" + esc(v.finished ? T.game_over : T.decided) +
+        "</h2><p class=\"winner\">" + esc(v.result.draw ? T.draw : T.winner) + ": <strong>" + esc(who) +
+        "</strong></p><p class=\"muted\" data-finish-later>" + esc(T.finish_later) + "</p></div>";
+    }
+    html += "<ol class=\"scoreboard\">" + names.map(function (name, i) {
+      var turn = i === v.turn && !v.finished;
+      return "<li class=\"" + (turn ? "turn" : "") + "\"><span class=\"pos\">" + (i + 1) +
+        "</span><span class=\"name\">" + esc(name) + "</span><span class=\"score\" data-score>" +
+        esc(v.scores[i]) + "</span></li>";
+    }).join("") + "</ol>";
+    if (!store.conflict) {
+      html += "<div class=\"actions\">" + v.actions.map(actionForm).join("") + "</div>";
+      if (v.undoable) {
+        html += "<p class=\"tools\"><button type=\"button\" class=\"button tap\" data-offline-undo>" +
+          esc(T.undo) + "</button></p><div class=\"confirm\" data-offline-confirm hidden><p>" +
+          esc(T.undo_question) + " <b>" + esc(v.undoable) + "</b></p><p><button type=\"button\" " +
+          "class=\"button primary tap\" data-offline-undo-yes>" + esc(T.undo_yes) + "</button> " +
+          "<button type=\"button\" class=\"button tap\" data-offline-undo-no>" + esc(T.no) +
+          "</button></p></div>";
+      }
+    }
+    html += "<section class=\"log\"><h2>" + esc(T.last_events) + "</h2><ol>" +
+      v.recent.slice().reverse().map(function (entry) {
+        var text = entry.undone ? "<del>" + esc(entry.text) + "</del>" : esc(entry.text);
+        var waiting = entry.seq > store.base.seq ? " data-not-sent" : "";
+        return "<li value=\"" + entry.seq + "\"" + waiting + " class=\"" +
+          (entry.undone ? "undone" : "") + (waiting ? " not-sent" : "") + "\">" + text + "</li>";
+      }).join("") + "</ol></section>";
+    section.innerHTML = html;
+    setStatus();
+  }
+
+  function strip(name, score, last, undone) {
+    var turn = name ? "<span class=\"strip-name\" data-turn>" + esc(name) +
+      "</span> <span class=\"strip-score\">" + esc(score) + "</span>" :
+      "<span class=\"strip-name\">—</span>";
+    var lastText = undone ? "<del>" + esc(last) + "</del>" : esc(last);
+    return "<div class=\"console-strip\" data-strip><p class=\"strip-turn\">" + turn + "</p>" +
+      "<p class=\"strip-last\" data-strip-last>" + lastText + "</p>" +
+      "<p class=\"message warning outbox-status\" data-outbox-status role=\"status\"></p></div>";
+  }
+
+  function conflictPanel() {
+    var c = store.conflict;
+    if (!c) return "";
+    var html = "<div class=\"card outbox-conflict\" data-conflict role=\"alert\">";
+    if (c.kind === "device") {
+      html += "<h2>" + esc(T.conflict_title) + "</h2><p>" + esc(T.conflict_theirs) + "</p><ol data-theirs>" +
+        c.theirs.map(function (t) { return "<li>" + esc(t) + "</li>"; }).join("") + "</ol><p>" +
+        esc(T.conflict_mine) + "</p><ol data-mine>" + (c.mine || []).map(function (t) {
+          return "<li>" + esc(t) + "</li>";
+        }).join("") + "</ol>";
+      if (c.error) html += "<p class=\"message error\">" + esc(c.error) + "</p>";
+      html += "<p><button type=\"button\" class=\"button tap\" data-keep-theirs>" + esc(T.keep_theirs) +
+        "</button>" + (c.cannot ? "" : " <button type=\"button\" class=\"button primary tap\" data-add-mine>" +
+        esc(T.add_mine) + "</button>") + "</p>";
+    } else {
+      html += "<p>" + esc(c.error || T.refused_unknown) + "</p><p><button type=\"button\" " +
+        "class=\"button tap\" data-keep-theirs>" + esc(T.drop_mine) + "</button></p>";
+    }
+    return html + "</div>";
+  }
+
+  function hidden(name, value) {
+    return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + esc(value) + "\">";
+  }
+
+  function actionForm(a) {
+    var open = "<form method=\"post\" action=\"" + esc(cfg.record_url) + "\" class=\"action action-" +
+      esc(a.kind) + "\" data-offline-form>" + hidden("kind", a.kind);
+    var optional = a.optional || [];
+    var needsBall = a.balls.length && optional.indexOf("ball") === -1;
+    var needsPocket = a.pockets.length && optional.indexOf("pocket") === -1;
+    var needsCount = a.max_count && optional.indexOf("count") === -1;
+    if (!a.fouls.length && !needsBall && !needsPocket && !needsCount && !a.extra_balls.length) {
+      return open + "<button type=\"submit\" class=\"button tap action-button\" data-kind=\"" +
+        esc(a.kind) + "\">" + esc(a.label) + "</button></form>";
+    }
+    if (a.fouls.length && !needsBall && !needsPocket && !needsCount) {
+      var one = "<fieldset class=\"action fouls\"><legend>" + esc(a.label) + "</legend>" + open.replace(
+        "class=\"action action-", "class=\"tap-grid action-") + a.fouls.map(function (f) {
+        return "<button type=\"submit\" name=\"fouls\" value=\"" + esc(f[0]) + "\" class=\"button tap foul\" " +
+          "data-foul=\"" + esc(f[0]) + "\">" + esc(f[1]) + "</button>";
+      }).join("") + "</form>";
+      if (a.fouls.length > 1) {
+        one += "<details class=\"several\"><summary>" + esc(T.several) + "</summary>" + open +
+          a.fouls.map(function (f) {
+            return "<label class=\"check\"><input type=\"checkbox\" name=\"fouls\" value=\"" + esc(f[0]) +
+              "\"> " + esc(f[1]) + "</label>";
+          }).join("") + "<button type=\"submit\" class=\"button tap foul\">" + esc(T.record_fouls) +
+          "</button></form></details>";
+      }
+      return one + "</fieldset>";
+    }
+    var html = open + "<fieldset><legend>" + esc(a.label) + "</legend>";
+    if (a.fouls.length) {
+      html += "<div class=\"checks\">" + a.fouls.map(function (f) {
+        return "<label class=\"check\"><input type=\"checkbox\" name=\"fouls\" value=\"" + esc(f[0]) +
+          "\"> " + esc(f[1]) + "</label>";
+      }).join("") + "</div>";
+    }
+    if (a.balls.length) {
+      if (a.balls.length === 1 && needsBall) {
+        html += hidden("ball", a.balls[0]) + "<p class=\"ball-on\">" + esc(T.ball) + " <span class=\"ball\">" +
+          esc(a.balls[0]) + "</span></p>";
+      } else {
+        html += "<div class=\"balls\" role=\"radiogroup\" aria-label=\"" + esc(T.ball) + "\">" +
+          a.balls.map(function (b, i) {
+            return "<label class=\"ball-pick\"><input type=\"radio\" name=\"ball\" value=\"" + esc(b) + "\"" +
+              (needsBall ? " required" : "") + (needsBall && i === 0 ? " checked" : "") +
+              "><span class=\"ball\">" + esc(b) + "</span></label>";
+          }).join("") + "</div>";
+      }
+    }
+    if (a.pockets.length) {
+      html += "<div class=\"pockets\" role=\"radiogroup\" aria-label=\"" + esc(T.pocket) + "\">" +
+        a.pockets.map(function (p) {
+          return "<label class=\"pocket-pick" + (p.default ? " designated" : "") + "\"><input type=\"radio\" " +
+            "name=\"pocket\" value=\"" + esc(p.value) + "\"" + (needsPocket ? " required" : "") +
+            (p.default ? " checked" : "") + (p.offered ? "" : " disabled") + "><span>" + esc(p.label) +
+            "</span></label>";
+        }).join("") + "</div>";
+    }
+    if (a.max_count) {
+      html += "<label class=\"count\">" + esc(T.how_many) + " <input type=\"number\" name=\"count\" " +
+        (needsCount ? "value=\"1\" required " : "") + "min=\"1\" max=\"" + a.max_count +
+        "\" inputmode=\"numeric\"></label>";
+    }
+    if (a.extra_balls.length) {
+      html += "<details class=\"other-balls\"><summary>" + esc(T.other_balls) + "</summary><div class=\"balls\">" +
+        a.extra_balls.map(function (b) {
+          return "<label class=\"ball-pick\"><input type=\"checkbox\" name=\"balls\" value=\"" + esc(b) +
+            "\"><span class=\"ball\">" + esc(b) + "</span></label>";
+        }).join("") + "</div></details>";
+    }
+    return html + "<button type=\"submit\" class=\"button tap action-button\" data-kind=\"" + esc(a.kind) +
+      "\">" + esc(a.label) + "</button></fieldset></form>";
+  }
+
+  // --- the offline console's own buttons ----------------------------------------------------
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target || !target.closest("#console")) return;
+    var confirmBox = document.querySelector("#console [data-offline-confirm]");
+    if (target.closest("[data-offline-undo]") && confirmBox) {
+      confirmBox.hidden = false;
+    } else if (target.closest("[data-offline-undo-no]") && confirmBox) {
+      confirmBox.hidden = true;
+    } else if (target.closest("[data-offline-undo-yes]")) {
+      undoOffline();
+    } else if (target.closest("[data-keep-theirs]")) {
+      keepTheirs();
+    } else if (target.closest("[data-add-mine]")) {
+      addMine();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+
+  // An undo while strokes wait takes back the newest of them; otherwise it is queued.
+  function undoOffline() {
+    var lastEntry = store.queue[store.queue.length - 1];
+    if (lastEntry && lastEntry.url === cfg.record_url) {
+      store.queue.pop();
+      save();
+      redraw();
+      if (!queued() && !networkDown && navigator.onLine !== false) reloadConsole();
+      return;
+    }
+    enqueue(cfg.undo_url, { kind: ["undo"] });
+  }
+
+  // --- the conflict's own lines (from the engine) -------------------------------------------
+
+  function describeMine() {
+    var c = store.conflict;
+    if (!c || c.kind !== "device" || c.mine || !store.previousBase) return;
+    var base = store.previousBase;
+    engine("view", {
+      variant_key: base.variant, settings: base.settings, names: base.names, catalog: cfg.catalog,
+      entries: stored(base).concat(store.queue.map(function (q) { return { form: q.form }; })),
+      texts_from: c.at,
+    }).then(function (result) {
+      c.mine = result.described || [];
+      save();
+      redraw();
+    });
+  }
+
+  // --- start --------------------------------------------------------------------------------
+
+  if (window.htmx) htmx.config.timeout = POST_TIMEOUT_MS;
+  window.addEventListener("online", function () {
+    var drawnHere = document.querySelector("#console[data-offline]");
+    networkDown = false;
+    setStatus();
+    if (queued()) scheduleDrain(0);
+    else if (drawnHere && !store.conflict) reloadConsole();
+  });
+  window.addEventListener("offline", function () { networkDown = true; redraw(); });
+  setInterval(function () { if (queued() && !draining) drain(); describeMine(); }, RETRY_MS);
+
+  if ("serviceWorker" in navigator && cfg.sw_url) {
+    navigator.serviceWorker.register(cfg.sw_url, { scope: "/marker/" }).catch(function () {});
+    // This page, opened before the worker controlled it, is kept for a reload offline.
+    navigator.serviceWorker.ready.then(function (registration) {
+      return caches.match(location.pathname, { ignoreVary: true }).then(function (kept) {
+        if (!kept && registration.active) registration.active.postMessage({ keep: location.pathname });
+      });
+    }).catch(function () {});
+  }
+
+  function begin() {
+    token();
+    startEngine();
+    var shown = document.getElementById("console");
+    var shownSeq = shown ? Number(shown.dataset.seq) : null;
+    if (store.base && (queued() || store.conflict || shownSeq < store.base.seq)) {
+      if (shownSeq < store.base.seq && !queued()) networkDown = true;  // an old copy of the page
+      redraw();
+      scheduleDrain(0);
+    }
+    if (!queued() && !store.conflict) {
+      refreshBase().then(function () {
+        if (store.base && shown && Number(shown.dataset.seq) !== store.base.seq && !queued()) reloadConsole();
+        resolveFormsInBase();
+      });
+    }
+    // Test hooks (tests/games/test_offline_browser.py): the engine's answer for any entries.
+    window.luzaOutbox = {
+      store: function () { return store; },
+      view: function (args) { return engine("view", args); },
+      ready: function () { return engineReady; },
+      kept: function () {  // whether this page is kept for a reload offline
+        return window.caches ? caches.match(location.pathname, { ignoreVary: true }).then(Boolean) : Promise.resolve(false);
+      },
+    };
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", begin);
+  else begin();
+})();

@@ -1,0 +1,324 @@
+"""A marker never loses a stroke to the Wi-Fi (issue 23 items 1, 2 and 5), tried as it happens:
+Chromium with its network switched off (``context.set_offline``), a tap a second, a reload in
+the middle, a second device, a server restarted while the strokes wait. The console draws
+the game offline with the server's own rules engine, run by Pyodide in the browser: a test
+here checks it against the server's for random games of every variant.
+
+Screenshots go to test-artifacts/ (git-ignored)."""
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+from django.test import Client
+from playwright.sync_api import expect
+
+from games import selectors
+from games.models import Event, Game
+from games.rules import VARIANTS, offline, replay
+from tests.conftest import login as sign_in
+from tests.factories import TableFactory, UserFactory, start
+from tests.games.rules.test_offline import entries_for
+from tests.games.test_offline_through_views import random_events
+from toolbox.roles import MARKERS
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+PHONE = {"width": 360, "height": 740}
+PASSWORD = "offline-cue-360"
+ENGINE_SECONDS = 90  # Pyodide's first start on a busy 2-core machine (seconds, not minutes)
+TAPS = ["stroke", "foul", "stroke", "stroke", "foul"]  # cork: «Без результата», a miss, …
+
+
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, locale="ru-RU", service_workers="allow")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return context, page
+
+
+def screenshot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"offline-{name}.png"))
+
+
+def wait(page, expression, seconds=15):
+    """Polls ``expression`` (evaluate, not wait_for_function: that evaluates by eval, which
+    the site's CSP forbids) until it is truthy."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = page.evaluate(expression)
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"still false after {seconds} s: {expression}"
+        page.wait_for_timeout(100)
+
+
+def open_console(page, base_url, game):
+    """The console, its engine warm and the page kept by the service worker for a reload."""
+    page.goto(f"{base_url}/marker/games/{game.pk}/")
+    wait(page, "document.body.dataset.engine === 'ready'", ENGINE_SECONDS)
+    wait(page, "window.luzaOutbox.kept()", 30)
+    wait(
+        page,
+        f"window.luzaOutbox.store().base && window.luzaOutbox.store().base.seq === {game.last_seq}",
+    )
+
+
+def tap(page, kind, expected_seq):
+    """One tap of the cork console's button (a foul: «Промах»), then the console shows it."""
+    selector = (
+        "#console button[data-foul=miss]"
+        if kind == "foul"
+        else f"#console button[data-kind={kind}]"
+    )
+    page.click(selector)
+    page.wait_for_selector(f'#console[data-seq="{expected_seq}"]')
+
+
+def stored(game):
+    return list(
+        Event.objects.filter(game=game).order_by("seq").values_list("seq", "kind", "payload")
+    )
+
+
+def expected_events(kinds, first_seq):
+    return [
+        (first_seq + i, kind, {"fouls": ["miss"]} if kind == "foul" else {})
+        for i, kind in enumerate(kinds)
+    ]
+
+
+def cork_game(marker, number=1):
+    return start(TableFactory(number=number), "cork", ["Анна", "Борис", "Вера"], marker)
+
+
+def tap_offline(page, game, count, first_seq, *, reload_after=None, base_url=None):
+    """``count`` taps a second apart (a person's pace), a reload after ``reload_after``."""
+    kinds = [TAPS[i % len(TAPS)] for i in range(count)]
+    for i, kind in enumerate(kinds):
+        tap(page, kind, first_seq + i + 1)
+        assert (
+            page.locator("[data-outbox-status]").inner_text().startswith(f"Не отправлено ({i + 1})")
+        )
+        if reload_after is not None and i + 1 == reload_after:
+            page.reload()  # offline: the service worker's copy of the page
+            wait(page, "document.body.dataset.engine === 'ready'", ENGINE_SECONDS)
+            page.wait_for_selector(f'#console[data-seq="{first_seq + i + 1}"]')
+            screenshot(page, "reloaded")
+        else:
+            page.wait_for_timeout(1000)
+    return kinds
+
+
+def test_twenty_strokes_offline_with_a_reload_land_once_in_order(browser, live_server):
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    open_console(page, live_server.url, game)
+
+    context.set_offline(True)
+    kinds = tap_offline(page, game, 20, 0, reload_after=10)
+    expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (20)")
+    screenshot(page, "twenty-queued")
+    assert stored(game) == []  # nothing reached the server
+
+    # The state drawn offline is the server's: the same strokes replayed by the server's engine.
+    queue = page.evaluate("window.luzaOutbox.store().queue.map(q => q.form)")
+    variant = VARIANTS["cork"]
+    events = [offline.event_from_form(form) for form in queue]
+    digest = offline.state_digest(replay(variant, game.settings, events))
+    assert page.evaluate("window.luzaOutbox.store().queue.length") == 20
+    drawn = [
+        int(t.replace("\u2212", "-"))
+        for t in page.locator("#console [data-score]").all_inner_texts()
+    ]
+    assert drawn == list(json.loads(digest)["scores"])
+
+    started = time.monotonic()
+    context.set_offline(False)
+    wait(page, "document.body.dataset.queued === '0'", 20)
+    drained = time.monotonic() - started
+    page.wait_for_selector('#console[data-seq="20"]:not([data-offline])')
+    assert stored(game) == expected_events(kinds, 1)  # exactly those 20, in order, once
+    assert Game.objects.get(pk=game.pk).last_seq == 20
+    print(f"20 queued strokes landed {drained:.2f} s after the network came back")
+    assert drained < 10  # the issue's target is 2 s on a quiet machine: bench/outbox_drain.py
+    screenshot(page, "drained")
+    context.close()
+
+
+def test_an_undo_offline_takes_back_the_newest_queued_stroke(browser, live_server):
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    open_console(page, live_server.url, game)
+    context.set_offline(True)
+    tap(page, "stroke", 1)
+    tap(page, "foul", 2)
+    page.click("#console [data-offline-undo]")
+    page.click("#console [data-offline-undo-yes]")
+    page.wait_for_selector('#console[data-seq="1"]')
+    expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (1)")
+    context.set_offline(False)
+    wait(page, "document.body.dataset.queued === '0'", 20)
+    assert stored(game) == expected_events(["stroke"], 1)
+    context.close()
+
+
+def test_a_second_device_meanwhile_shows_both_versions_and_nothing_is_lost(browser, live_server):
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    UserFactory(username="second-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    open_console(page, live_server.url, game)
+    context.set_offline(True)
+    for seq, kind in enumerate(["stroke", "stroke", "foul"], start=1):
+        tap(page, kind, seq)
+        page.wait_for_timeout(1000)  # a tap a second (the same button twice at once is one)
+
+    other, tablet = phone(browser)  # the second device records meanwhile, online
+    sign_in(tablet, live_server, "second-marker", PASSWORD)
+    tablet.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    tablet.click("#console button[data-foul=miss]")
+    tablet.wait_for_selector('#console[data-seq="1"]')
+    tablet.wait_for_timeout(1000)  # a tap a second
+    tablet.click("#console button[data-kind=score]")
+    tablet.wait_for_selector('#console[data-seq="2"]')
+    theirs = stored(game)
+    assert [kind for _seq, kind, _payload in theirs] == ["foul", "score"]
+
+    context.set_offline(False)
+    conflict = page.locator("#console [data-conflict]")
+    expect(conflict).to_be_visible(timeout=20_000)
+    expect(conflict.locator("[data-theirs] li")).to_have_count(2)
+    expect(conflict.locator("[data-mine] li")).to_have_count(3, timeout=10_000)
+    expect(conflict).to_contain_text("Пока не было связи, партию вело другое устройство")
+    expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (3)")
+    screenshot(page, "conflict")
+    assert stored(game) == theirs  # nothing applied blindly
+
+    page.click("#console [data-add-mine]")  # the marker chooses: his after theirs
+    wait(page, "document.body.dataset.queued === '0'", 20)
+    assert stored(game) == theirs + expected_events(["stroke", "stroke", "foul"], 3)
+    other.close()
+    context.close()
+
+
+@pytest.mark.parametrize("key", sorted(VARIANTS))
+def test_the_browsers_engine_computes_what_the_servers_computes(browser, live_server, key):
+    """Pyodide runs games/rules in the browser: for random games of this variant, split
+    anywhere between stored events and queued forms, its whole answer (state, scores, the
+    buttons, the log's lines in Russian) equals CPython's on the server."""
+    from games.console import engine_catalog
+
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    page.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    wait(page, "document.body.dataset.engine === 'ready'", ENGINE_SECONDS)
+    variant = VARIANTS[key]
+    catalog = engine_catalog("ru")
+    rng = random.Random(key)
+    for _ in range(4):
+        settings = variant.settings_from_dict(
+            {"players": rng.randint(variant.min_seats, variant.max_seats)}
+        )
+        events = random_events(variant, settings, rng, rng.randint(0, 80))
+        state = replay(variant, settings, events)
+        names = [f"Игрок {i + 1}" for i in range(len(state.scores))]
+        args = {
+            "variant_key": key,
+            "settings": settings.to_dict(),
+            "entries": entries_for(events, rng.randint(0, len(events))),
+            "names": names,
+            "catalog": catalog,
+        }
+        in_browser = page.evaluate("args => window.luzaOutbox.view(args)", args)
+        on_server = json.loads(json.dumps(offline.console_view(**args), ensure_ascii=False))
+        assert in_browser == on_server
+        assert in_browser["digest"] == offline.state_digest(state)
+    context.close()
+
+
+# --- a server restarted while the strokes wait (a server of the test's own) -------------------
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(port):
+    """uvicorn on the test database (PostgreSQL: a subprocess can reach it)."""
+    name = connection.settings_dict["NAME"]
+    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}", DEBUG="1")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "clubsite.asgi:application", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a server of its own needs PostgreSQL"
+)
+def test_strokes_queued_while_the_server_restarts_land_once_in_order(browser):
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    port = free_port()
+    base = f"http://localhost:{port}"
+    server = start_server(port)
+    context, page = phone(browser)
+    try:
+        # Signed in as the test client signs in (the tests' fast password hasher is not
+        # the server's): its session cookie, handed to the phone.
+        client = Client()
+        client.force_login(marker)
+        session = client.cookies[django_settings.SESSION_COOKIE_NAME].value
+        cookie = {"name": django_settings.SESSION_COOKIE_NAME, "value": session}
+        context.add_cookies([cookie | {"domain": "localhost", "path": "/"}])
+        open_console(page, base, game)
+
+        stop_server(server)  # the server goes away: the phone still has its Wi-Fi
+        kinds = tap_offline(page, game, 20, 0, reload_after=10)
+        assert stored(game) == []
+        server = start_server(port)  # back: the queue goes by itself
+        wait(page, "document.body.dataset.queued === '0'", 30)
+        assert stored(game) == expected_events(kinds, 1)
+    finally:
+        context.close()
+        stop_server(server)
+    assert selectors.replayed(Game.objects.get(pk=game.pk)).seq == 20
