@@ -22,6 +22,7 @@ import random
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -78,7 +79,8 @@ def fill(tables_count, days, rng):
         items = [BarItem.objects.create(name=name, price=price) for name, price in BAR]
         first = datetime.now(tz).replace(hour=12, minute=0, second=0, microsecond=0)
         first -= timedelta(days=days + 1)
-        sessions, stretches, plans = [], [], []
+        sessions, stretches, plans, moves = [], [], [], []
+        busy = defaultdict(list)  # table: the times it is in use
         for day in range(days):
             noon = first + timedelta(days=day)
             for table in tables:
@@ -96,14 +98,21 @@ def fill(tables_count, days, rng):
                             (table, start, middle),
                             (table, middle + timedelta(minutes=5), stop),
                         ]
-                    elif rng.random() < 0.05:  # moved to another table
-                        middle = start + length / 2
-                        other = rng.choice(tables)
-                        pieces = [(table, start, middle), (other, middle, stop)]
-                        session.table = other
+                    elif rng.random() < 0.05:  # to be moved to another table, if one is free
+                        moves.append(len(sessions))
                     sessions.append(session)
                     plans.append(pieces)
+                    busy[table].extend((a, b) for _, a, b in pieces)
                     cursor = stop + timedelta(minutes=rng.randint(5, 30))
+        for index in moves:  # a table's time never overlaps (the database refuses it)
+            session, ((table, start, stop),) = sessions[index], plans[index]
+            middle = start + (stop - start) / 2
+            for other in rng.sample(tables, len(tables)):
+                if all(b <= middle or stop <= a for a, b in busy[other]):
+                    plans[index] = [(table, start, middle), (other, middle, stop)]
+                    session.table = other
+                    busy[other].append((middle, stop))
+                    break
         TableSession.objects.bulk_create(sessions)
         for session, pieces in zip(sessions, plans, strict=True):
             stretches += [

@@ -106,6 +106,15 @@ def _new_readers():
 _readers = _new_readers()
 
 
+def give_back_connections():
+    """This thread's database connections go back (to the pool, or closed) unless one is in
+    a transaction: what Django does at a request's end, for a stream whose request goes on.
+    (A test's client reads the stream inside the test's transaction, which must stay.)"""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close_if_unusable_or_obsolete()
+
+
 def _tidily(function, *args):
     """``function(*args)`` in a reader thread, its database connection looked after as
     Django does around a request (closed when broken or older than CONN_MAX_AGE)."""
@@ -256,7 +265,7 @@ def sync_events(feed, language, shown, seconds):
             finally:
                 # Read in this request's thread: its connection goes back (to the pool) while
                 # the stream waits, not kept for as long as the stream lasts.
-                close_old_connections()
+                give_back_connections()
             yield from screen.reply(changed, entry)
             changed = subscription.wait(screen.left()) if screen.left() else None
     finally:
@@ -282,7 +291,7 @@ def stream_response(request, feed, language=None):
     else:
         seconds = min(settings.LIVE_STREAM_SECONDS, settings.LIVE_WSGI_STREAM_SECONDS)
         events = sync_events(feed, language, shown, seconds)
-        close_old_connections()  # the view's: a WSGI stream holds its thread, not a connection
+        give_back_connections()  # the view's: a WSGI stream holds its thread, not a connection
     response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache, no-store"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once

@@ -151,7 +151,6 @@ def sse_messages(response, count):
         chunk = next(chunks).decode()
         if chunk.startswith("id:"):
             found.append(chunk)
-    response.close()
     return found
 
 

@@ -181,6 +181,11 @@ def staff_urls():
         "/tables/1/board/stream/",
         "/tables/1/overlay/stream/",
         "/billing/tables/1/clock/",  # a table's clock on its board
+        # The console's code for the network's absence, public as the rules are (a game's
+        # state, /marker/games/<pk>/offline/, needs a marker).
+        "/marker/offline/engine.zip",
+        "/marker/offline/engine-worker.js",
+        "/marker/sw.js",
     )
     staff = {u for u in found if u.startswith(STAFF_PREFIXES) and u not in public}
     staff |= {"/admin/", "/admin/auth/user/", "/admin/games/game/", "/admin/me/signinlink/"}
