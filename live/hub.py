@@ -118,6 +118,7 @@ class Hub:
         self._subscribers = {}  # topic -> set of subscriptions
         self._generations = {}  # topic -> int, bumped by every change
         self._thread = None
+        self._stopped = False
         self._stopping = None
         self._loop = None
 
@@ -176,10 +177,11 @@ class Hub:
 
     def _start(self):
         with self._lock:
-            if self._thread is not None and self._thread.is_alive():
+            if self._stopped or (self._thread is not None and self._thread.is_alive()):
                 return
-            self._thread = threading.Thread(target=self._run, name="live-hub", daemon=True)
-            self._thread.start()
+            thread = threading.Thread(target=self._run, name="live-hub", daemon=True)
+            thread.start()
+            self._thread = thread  # only once started: ``stop`` may join it at any moment
 
     def _run(self):
         asyncio.run(self._main())
@@ -187,6 +189,8 @@ class Hub:
     async def _main(self):
         self._loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
+        if self._stopped:  # stopped while this thread was starting
+            return
         sweeper = asyncio.create_task(self._sweeper())
         delay = 0.5
         try:
@@ -236,8 +240,11 @@ class Hub:
                 self.sweep()
 
     def stop(self, timeout=5):
-        """Stops the thread (tests)."""
-        loop, thread = self._loop, self._thread
+        """Stops the thread for good (tests)."""
+        with self._lock:
+            self._stopped = True
+            thread = self._thread
+        loop = self._loop
         if loop is not None and self._stopping is not None:
             try:
                 loop.call_soon_threadsafe(self._stopping.set)

@@ -4,6 +4,7 @@ machine: off by default; a player links his chat with the code his page shows; h
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -52,17 +53,20 @@ class BotAPI:
         return web.json_response({"ok": True, "result": result})
 
     def start(self):
-        app = web.Application()
-        app.router.add_post("/bot{token}/{method}", self.handle)
-        runner = web.AppRunner(app)
-        self.loop.run_until_complete(runner.setup())
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        self.loop.run_until_complete(site.start())
-        port = site._server.sockets[0].getsockname()[1]
-        self.url = f"http://127.0.0.1:{port}"
+        """Serves in a thread of its own (this one may hold a running loop: Playwright's)."""
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.runner = runner
+        asyncio.run_coroutine_threadsafe(self.serve(), self.loop).result(5)
+
+    async def serve(self):
+        app = web.Application()
+        app.router.add_post("/bot{token}/{method}", self.handle)
+        self.runner = web.AppRunner(app)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        self.url = f"http://127.0.0.1:{port}"
 
     def stop(self):
         asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(5)
@@ -105,7 +109,10 @@ def with_bot(step):
             # test database is dropped at the end).
             await sync_to_async(connections.close_all)()
 
-    return asyncio.run(main())
+    # In a thread of its own: this one may hold a running loop (Playwright's, after a browser
+    # test in the same process).
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, main()).result()
 
 
 def test_off_unless_the_token_is_set(lena_client, settings):
