@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import variant_label
 from players.models import Player
 from records import handicap
+from toolbox.forms import RosterSelect
 
 
 class HandicapAdviceForm(forms.Form):
@@ -13,7 +14,10 @@ class HandicapAdviceForm(forms.Form):
 
     game = forms.ChoiceField(label=_("Game"))
     opponent = forms.ModelChoiceField(
-        label=_("Against"), queryset=Player.objects.none(), empty_label=_("Choose a player")
+        label=_("Against"),
+        queryset=Player.objects.none(),
+        empty_label=_("Choose a player"),
+        widget=RosterSelect,
     )
 
     def __init__(self, player, *args, **kwargs):

@@ -313,6 +313,11 @@ def _stamp(newest=None) -> str:
     return f"{newest[0]}:{newest[1].isoformat()}{confirmed}"  # at most 56 characters
 
 
+def newest_stamp() -> str:
+    """What ``current`` checks its copy against: the newest finished game (one query)."""
+    return _stamp()
+
+
 class _History:
     """A family's rating points, read for one player when asked (the player page)."""
 
@@ -347,7 +352,7 @@ class StoredRatings:
 _memo: dict[str, StoredRatings] = {}  # this process's copy of each family's ratings
 
 
-def current(family: str) -> StoredRatings:
+def current(family: str, stamp: str | None = None) -> StoredRatings:
     """The family's ratings as of the newest finished game.
 
     Stored in the database and brought up to date as each game finishes (``game_finished``,
@@ -356,9 +361,10 @@ def current(family: str) -> StoredRatings:
     not. If the stored ratings are behind (games finished while none was applied, a finish
     taken back, games edited by hand), ``catch_up`` applies the newer games or, when older
     ones changed, recomputes them all. So the figures served always equal
-    ``recompute(family)`` as of the newest finished game.
+    ``recompute(family)`` as of the newest finished game (``stamp``: ``newest_stamp()``'s,
+    read once by a page that asks for several families).
     """
-    stamp = _stamp()
+    stamp = _stamp() if stamp is None else stamp
     memo = _memo.get(family)
     if memo is not None and memo.stamp == stamp:
         return memo

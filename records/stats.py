@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count, F, Prefetch, Q
+from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
@@ -141,20 +141,29 @@ def player_records(player) -> list[VariantRecord]:
 
 
 def player_games(player):
-    """The player's games, newest first, each with its table and all its seats' players."""
+    """The player's games, newest first, each with its table and all its seats' players.
+
+    Ordered by a lookup of each of his games' start rather than a join: joined, PostgreSQL
+    hashes the club's every game to sort his few hundred (15 ms at 20,000 games, growing
+    with the club's history); looked up, his seats alone are read and sorted, and only the
+    page's games are fetched."""
+    started = Game.objects.filter(pk=OuterRef("game_id")).values("started_at")[:1]
     return (
         Seat.objects.filter(player=player)
-        .select_related("game", "game__table")
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("player")))
-        .order_by("-game__started_at", "-game_id")
+        .annotate(started=Subquery(started))
+        .order_by("-started", "-game_id")
+        .prefetch_related(
+            "game__table",
+            Prefetch("game__seats", queryset=Seat.objects.select_related("player")),
+        )
     )
 
 
 def player_ratings(player) -> list[dict]:
     """The player's rating in every family he has rated games in, with its history."""
-    ratings = []
+    ratings, stamp = [], rating.newest_stamp()
     for family in rating.families():
-        state = rating.current(family)
+        state = rating.current(family, stamp)
         history = state.history.get(player.pk)
         if not history:
             continue

@@ -14,7 +14,10 @@ model forms and the Django admin through ``formfield`` (``ModelForm``, ``AsciiAd
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.forms.utils import flatatt
 from django.utils.formats import number_format
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from toolbox.parsing import parse_int, parse_kopecks
@@ -79,6 +82,30 @@ class RoublesField(forms.Field):
                 raise ValidationError(
                     self.error_messages[code], code=code, params={"limit": roubles_text(limit)}
                 )
+
+
+class RosterSelect(forms.Select):
+    """A select of the club's roster (hundreds of options), written out in Python: Django
+    renders each option through a template of its own (12 ms for 200 players)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        widget = self.get_context(name, value, attrs)["widget"]
+        options = format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (
+                    option["value"],
+                    mark_safe(" selected") if option["selected"] else "",
+                    option["label"],
+                )
+                for _group, group_options, _index in widget["optgroups"]
+                for option in group_options
+            ),
+        )
+        return format_html(
+            '<select name="{}"{}>{}</select>', widget["name"], flatatt(widget["attrs"]), options
+        )
 
 
 def roubles_text(kopecks):

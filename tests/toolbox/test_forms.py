@@ -133,3 +133,26 @@ def test_money_out_of_range_says_the_limit_in_roubles():
         field.clean("1 000,01")
     assert refuses(field, "0")
     assert field.prepare_value(300050) in ("3000,50", "3000.50")
+
+
+def test_a_roster_select_says_what_djangos_select_says():
+    """``RosterSelect`` writes the options out in Python: the same options, the same choice
+    kept, the same attributes, names escaped."""
+    choices = [("", "Choose"), ("1", "Сокол"), ("2", 'Лена <"the" best>'), ("3", "Гость")]
+
+    def rendered(widget):
+        field = forms.ChoiceField(choices=choices, widget=widget)
+        form = type("Asked", (forms.Form,), {"who": field})({"who": "2"})
+        return str(form["who"])
+
+    def normal(html):
+        html = " ".join(html.split()).replace("> <", "><")
+        return sorted(
+            t for t in html.replace("<", "\n<").split("\n") if not t.startswith("<select")
+        )
+
+    ours = rendered(ascii_forms.RosterSelect)
+    assert '<option value="2" selected>Лена &lt;&quot;the&quot; best&gt;</option>' in ours
+    assert normal(ours) == normal(rendered(forms.Select))  # its <select …> tag aside
+    for attribute in ('name="who"', 'id="id_who"', "required"):
+        assert attribute in ours
