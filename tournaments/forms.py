@@ -96,6 +96,19 @@ def seat_role(label):
     return gettext("the weaker player (player B without a handicap)")
 
 
+# Players sign themselves up from the tournament's page, and check in (``me``).
+ENTRY_FIELDS = (
+    "start_time",
+    "registration_open",
+    "registration_limit",
+    "registration_deadline",
+    "registration_approval",
+    "checkin_minutes",
+    "absent_policy",
+    "no_show_minutes",
+)
+
+
 class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
     """A tournament: name, date, game, format, races, the break, the handicap and the game's
     settings for every frame. Choosing another game (``op=variant``) shows its settings."""
@@ -117,14 +130,7 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
             "handicap",
             "head_start",
             "rules",
-            "start_time",
-            "registration_open",
-            "registration_limit",
-            "registration_deadline",
-            "registration_approval",
-            "checkin_minutes",
-            "absent_policy",
-            "no_show_minutes",
+            *ENTRY_FIELDS,
         ]
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -136,17 +142,6 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
         }
 
     HANDICAP_FIELDS = ("handicap", "head_start")
-    # Players sign themselves up from the tournament's page, and check in (``me``).
-    ENTRY_FIELDS = (
-        "start_time",
-        "registration_open",
-        "registration_limit",
-        "registration_deadline",
-        "registration_approval",
-        "checkin_minutes",
-        "absent_policy",
-        "no_show_minutes",
-    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -169,7 +164,7 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
         """The bound fields of the tournament itself (not its handicap or game settings)."""
         skip = {
             *self.HANDICAP_FIELDS,
-            *self.ENTRY_FIELDS,
+            *ENTRY_FIELDS,
             *(SETTING_PREFIX + n for n in self.setting_names),
         }
         return [field for field in self if field.name not in skip]
@@ -178,7 +173,7 @@ class TournamentForm(GameSettingsMixin, ascii_forms.ModelForm):
         return [self[name] for name in self.HANDICAP_FIELDS]
 
     def entry_fields(self):
-        return [self[name] for name in self.ENTRY_FIELDS]
+        return [self[name] for name in ENTRY_FIELDS]
 
     def clean(self):
         data = super().clean()
