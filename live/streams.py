@@ -11,8 +11,13 @@ value) pairs (the API's feed: ``Access-Control-Allow-Origin``).
     id: <fingerprint>                every message: a reconnecting browser sends it back as
     event: board                     Last-Event-ID, and gets the current state at once if
     data: <section id="board" …>     that is not what it shows
-    : hb                             a heartbeat comment every HEARTBEAT_SECONDS, so that a
-                                     dead connection is noticed (and proxies keep it open)
+    event: hb                        a heartbeat after HEARTBEAT_SECONDS without a message:
+    data: <server time, epoch ms>    a named event (no id: the browser's Last-Event-ID stays
+                                     the fingerprint), so a screen sees it and can say how
+                                     fresh it is (``static/js/screen-status.js``: "no update
+                                     for N s" past twice this interval), a dead connection is
+                                     noticed and proxies keep it open. A client that only
+                                     listens to its own event (the API's ``table``) ignores it
 
 Under ASGI the stream is an async generator: an idle stream is a suspended coroutine waiting
 on an asyncio event, it never holds a worker or a thread; a vanished client cancels it (Django
@@ -45,7 +50,12 @@ logger = logging.getLogger(__name__)
 RETRY_MILLISECONDS = 1000
 HEARTBEAT_SECONDS = 15
 FRESH_SECONDS = 1.0  # a new stream's first snapshot may be this old, no older
-HEARTBEAT = b": hb\n\n"
+HEARTBEAT_EVENT = "hb"
+
+
+def heartbeat():
+    """The heartbeat message: ``event: hb`` with the server's time (epoch milliseconds)."""
+    return f"event: {HEARTBEAT_EVENT}\ndata: {int(time.time() * 1000)}\n\n".encode()
 
 
 @dataclass(frozen=True)
@@ -214,7 +224,7 @@ class _Screen:
         topic ``changed``; None when it could not be read), or a heartbeat after a quiet
         wait; nothing when the screen already shows that snapshot."""
         if not changed:
-            return [HEARTBEAT]
+            return [heartbeat()]
         self.fresh = False
         if entry is None or entry.fingerprint == self.shown:
             return []

@@ -371,6 +371,7 @@ def _precached():
             "htmx.min.js",
             "htmx-ext-sse.js",
             "console.js",
+            "screen-status.js",
             "outbox.js",
             "wakelock.js",
             "stroke-preview.js",

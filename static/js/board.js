@@ -7,8 +7,8 @@
    - keeps the stream's URL up to date with what the board shows (?fp=…), so that a stream
      the extension opens anew sends the current board at once if this one is stale (the
      browser's own reconnections send the last event's id, Last-Event-ID, for the same end);
-   - shows a discreet "reconnecting" mark while neither the stream nor polls get through
-     (server restart, network down), cleared by the next stream or successful poll;
+   - (the screen's status — live, reconnecting, "no update for N s", its re-sync after a
+     sleep — is screen-status.js's, shared with the console);
    - highlights what just changed for a few seconds: the newest event of a table's board,
      the tiles of the wall whose content changed;
    - turns the pages of a tournament too big for one screen ([data-page], every 15 s; the
@@ -17,28 +17,8 @@
 (function () {
   "use strict";
   var IDLE_MS = 4000;
-  var LOST_MS = 2500; // a stream gone this long with no poll getting through: "reconnecting"
   var HIGHLIGHT_MS = 4000;
   var streaming = false;
-  var lostTimer = null;
-  var lastOk = Date.now();
-
-  function mark() { return document.querySelector(".reconnecting"); }
-  function setOffline(offline) {
-    var el = mark();
-    if (el) el.hidden = !offline;
-    document.body.classList.toggle("offline", offline);
-  }
-
-  document.addEventListener("htmx:sendError", function () { setOffline(true); });
-  document.addEventListener("htmx:responseError", function () { setOffline(true); });
-  document.addEventListener("htmx:timeout", function () { setOffline(true); });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail && event.detail.successful) {
-      lastOk = Date.now();
-      setOffline(false);
-    }
-  });
 
   // --- the stream ------------------------------------------------------------------------
   function region() { return document.querySelector("#board, #wall, #tboard, #overlay, #embed"); }
@@ -46,19 +26,9 @@
     streaming = on;
     document.body.classList.toggle("streaming", on);
   }
-  document.addEventListener("htmx:sseOpen", function () {
-    setStreaming(true);
-    lastOk = Date.now();
-    clearTimeout(lostTimer);
-    setOffline(false);
-  });
+  document.addEventListener("htmx:sseOpen", function () { setStreaming(true); });
   document.addEventListener("htmx:sseError", function () {
-    var lostAt = Date.now();
     setStreaming(false); // polls resume until the stream is back
-    clearTimeout(lostTimer);
-    lostTimer = setTimeout(function () {
-      if (!streaming && lastOk <= lostAt) setOffline(true);
-    }, LOST_MS);
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
