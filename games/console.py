@@ -7,6 +7,7 @@ renders it after every tap.
 """
 
 import ast
+import time
 from functools import cache
 from pathlib import Path
 
@@ -14,10 +15,11 @@ from django.conf import settings
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import rules, selectors
+from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
@@ -36,13 +38,24 @@ POCKET_GRID = [
 ]
 
 
+def device_of(request):
+    """Which browser this is, for ``Game.recent_devices``: a hash of its session's key (two
+    phones, or two browsers, are two sessions; the key itself is never stored). "" without
+    a session."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if not key:
+        return ""
+    return salted_hmac("games.device", key, algorithm="sha256").hexdigest()[:16]
+
+
 def shown_version(game):
     """What a console shows of ``game``: it is out of date once this changes."""
     return f"{game.last_seq}-{game.status}"
 
 
-def console_context(game, *, confirm=None):
-    """What the console shows: seats and scores, the variant's figures, the buttons, the log."""
+def console_context(game, *, confirm=None, device=""):
+    """What the console shows: seats and scores, the variant's figures, the buttons, the log;
+    ``other_device``: another browser than ``device`` recorded on this game lately."""
     variant = selectors.variant_of(game)
     shown = presentation_of(variant.key)
     replayed = selectors.replayed(game)
@@ -78,6 +91,7 @@ def console_context(game, *, confirm=None):
         "figures": shown.console_named_figures(state, names),
         "strip": _strip(shown, state, rows, replayed.recent, in_progress),
         "shown": shown_version(game),
+        "other_device": in_progress and services.other_devices(game, device, time.time()),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
 

@@ -85,6 +85,10 @@ class Game(models.Model):
     # Scored by its players without a marker: finishing it leaves it UNCONFIRMED.
     needs_confirmation = models.BooleanField(_("scored by the players"), default=False)
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # The devices (a hash of the browser's session) that recorded on this game lately, with
+    # when (epoch seconds): the console says so when another device records too. Written by
+    # the tap itself (``services.record_event``), no statement of its own.
+    recent_devices = models.JSONField(_("recent devices"), default=dict, blank=True, editable=False)
     rematch_of = models.ForeignKey(
         "self",
         on_delete=models.SET_NULL,

@@ -8,6 +8,8 @@ is rejected; an illegal stroke is rejected by the rules engine; either way nothi
 The unique (game, seq) constraint backs this up where the database cannot lock rows.
 """
 
+import time
+
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -224,8 +226,31 @@ def _lock_for_a_stroke(game):
     return found
 
 
-def record_event(*, game, expected_seq, event, user):
+# A device that recorded on a game within this many seconds is "recording it" (the console
+# says «Ещё одно устройство ведёт эту партию» on any other).
+DEVICE_SECONDS = 300
+
+
+def devices_after(recent, device, now):
+    """``Game.recent_devices`` once ``device`` recorded at ``now`` (epoch seconds): the
+    devices of the last DEVICE_SECONDS only."""
+    kept = {key: at for key, at in (recent or {}).items() if now - at < DEVICE_SECONDS}
+    if device:
+        kept[device] = round(now)
+    return kept
+
+
+def other_devices(game, device, now):
+    """Whether a device other than ``device`` recorded on ``game`` lately."""
+    return any(
+        key != device and now - at < DEVICE_SECONDS
+        for key, at in (game.recent_devices or {}).items()
+    )
+
+
+def record_event(*, game, expected_seq, event, user, device=""):
     """Records one marker event; returns the updated Game (its replay cached on it).
+    ``device``: which browser recorded it (``games.console.device_of``), noted on the game.
 
     Raises StaleEvent (``expected_seq`` is not the game's ``last_seq``), GameClosed (the game
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
@@ -253,6 +278,7 @@ def record_event(*, game, expected_seq, event, user):
                 replayed = selectors.replayed(locked).advance(variant, event)
             locked.last_seq += 1
             locked.replay_cache = replay_cache.dump(replayed)
+            locked.recent_devices = devices_after(locked.recent_devices, device, time.time())
             tap_sql.append_event(
                 game=locked,
                 seq=locked.last_seq,
@@ -260,6 +286,7 @@ def record_event(*, game, expected_seq, event, user):
                 payload=event.to_payload(),
                 user_id=user.pk if user is not None and user.is_authenticated else None,
                 replay_cache=locked.replay_cache,
+                recent_devices=locked.recent_devices,
             )
             _announce(locked, locked.table)
     except IntegrityError:
@@ -291,10 +318,14 @@ def refresh_replay_cache(*, game):
     return locked
 
 
-def undo_last(*, game, expected_seq, user):
+def undo_last(*, game, expected_seq, user, device=""):
     """Records an undo: the newest effective event stops counting (nothing is deleted)."""
     return record_event(
-        game=game, expected_seq=expected_seq, event=rules.Event(rules.UNDO), user=user
+        game=game,
+        expected_seq=expected_seq,
+        event=rules.Event(rules.UNDO),
+        user=user,
+        device=device,
     )
 
 

@@ -9,8 +9,8 @@ what the ORM would have made. Nothing else in the project needs this; nothing el
 - ``lock_with_seats(pk)``: the game row, locked until the end of the transaction (``FOR
   UPDATE OF`` the game only, where the database has row locks), its table, and its seats in
   playing order with their players: one statement. ``None`` when the game has no seat.
-- ``append_event(game, seq, event, user, replay_cache)``: the event inserted and the game's
-  ``last_seq`` and cached replay stored.
+- ``append_event(game, seq, event, user, replay_cache, recent_devices)``: the event inserted
+  and the game's ``last_seq``, cached replay and recent devices stored.
 """
 
 from functools import cache
@@ -111,18 +111,20 @@ def _append_sql(vendor):
         f"INSERT INTO {quote(Event._meta.db_table)} ({columns})"
         f" VALUES ({', '.join(['%s'] * len(names))})"
     )
-    last_seq, replay_cache = (
-        quote(Game._meta.get_field(name).column) for name in ("last_seq", "replay_cache")
+    last_seq, replay_cache, devices = (
+        quote(Game._meta.get_field(name).column)
+        for name in ("last_seq", "replay_cache", "recent_devices")
     )
     update = (
-        f"UPDATE {quote(Game._meta.db_table)} SET {last_seq} = %s, {replay_cache} = %s"
-        f" WHERE {quote(Game._meta.pk.column)} = %s"
+        f"UPDATE {quote(Game._meta.db_table)} SET {last_seq} = %s, {replay_cache} = %s,"
+        f" {devices} = %s WHERE {quote(Game._meta.pk.column)} = %s"
     )
     return insert, update
 
 
-def append_event(*, game, seq, kind, payload, user_id, replay_cache):
-    """Inserts event ``seq`` of ``game`` and stores ``last_seq = seq`` and the cached replay.
+def append_event(*, game, seq, kind, payload, user_id, replay_cache, recent_devices):
+    """Inserts event ``seq`` of ``game`` and stores ``last_seq = seq``, the cached replay and
+    the devices that recorded lately.
 
     An (game, seq) already taken raises ``IntegrityError`` as the ORM's insert would."""
     field = Event._meta.get_field
@@ -137,6 +139,7 @@ def append_event(*, game, seq, kind, payload, user_id, replay_cache):
     game_values = [
         seq,
         Game._meta.get_field("replay_cache").get_db_prep_save(replay_cache, connection),
+        Game._meta.get_field("recent_devices").get_db_prep_save(recent_devices, connection),
         game.pk,
     ]
     insert, update = _append_sql(connection.vendor)

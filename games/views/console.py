@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import rules, selectors, services
 from games.console import (
     console_context,
+    device_of,
     offline_config,
     offline_engine_url,
     offline_state,
@@ -207,13 +208,13 @@ def record(request, pk):
         )
     except rules.RuleViolation as violation:
         return _render_console(request, _game(pk), error=violation.message)
-    return _write(request, pk, services.record_event, event=event)
+    return _write(request, pk, services.record_event, event=event, device=device_of(request))
 
 
 @console_access
 @require_POST
 def undo(request, pk):
-    return _write(request, pk, services.undo_last)
+    return _write(request, pk, services.undo_last, device=device_of(request))
 
 
 @console_access
@@ -282,7 +283,7 @@ def _game(pk):
 
 
 def _render_console(request, game, *, error=None, confirm=None):
-    context = console_context(game, confirm=confirm)
+    context = console_context(game, confirm=confirm, device=device_of(request))
     if not request.htmx:  # the whole page: its outbox's settings, read once
         context["offline"] = offline_config(game)
     if isinstance(error, rules.Message):  # the rules' reason, naming the players

@@ -85,8 +85,8 @@
     });
     if (current === "stale") {
       var seconds = Math.floor((now - heardAt) / 1000);
-      var text = seconds < 120 ? holder.dataset.staleSeconds.replace("%(n)s", seconds)
-        : holder.dataset.staleMinutes.replace("%(n)s", Math.floor(seconds / 60));
+      var text = seconds < 120 ? holder.dataset.staleSeconds.replace("{n}", seconds)
+        : holder.dataset.staleMinutes.replace("{n}", Math.floor(seconds / 60));
       var stale = holder.querySelector("[data-status=stale]");
       if (stale.textContent !== text) stale.textContent = text;
     }
@@ -94,7 +94,7 @@
     var shown = holder.querySelector("[data-last-update]");
     if (shown && shown.textContent !== time) {
       shown.textContent = time;
-      holder.title = holder.dataset.updated.replace("%(time)s", time);
+      holder.title = holder.dataset.updated.replace("{time}", time);
     }
   }
 

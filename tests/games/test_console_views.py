@@ -638,3 +638,38 @@ def test_the_console_labels_are_short_and_the_handicap_fits_one_line(
     )
     html = unescape(marker_client.get(reverse("games:console", args=[game.pk])).content.decode())
     assert "<dt>Фора</dt><dd data-figure>Борис Иванов −3</dd>" in html
+
+
+# --- another device on the same game -------------------------------------------------------
+
+
+def test_the_console_says_when_another_device_records_the_same_game(table, marker_user):
+    """Two browsers (two sessions) of one marker: each stroke notes its device on the game;
+    a console sees the other's strokes of the last minutes and says so, its own never."""
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    phone, tablet = Client(), Client()
+    phone.force_login(marker_user)
+    tablet.force_login(marker_user)
+    notice = "Ещё одно устройство ведёт эту партию"
+    assert notice not in console_html(phone, game)
+
+    html = tap(phone, game, "score").content.decode()
+    assert notice not in html  # its own strokes only
+    assert notice in console_html(tablet, game)  # a console open elsewhere: the phone records
+    assert notice not in console_html(phone, game)
+    html = tap(tablet, game, "score").content.decode()
+    assert notice in html  # the tablet records where the phone did a moment ago
+    assert notice in console_html(phone, game)  # the phone's refresh sees the tablet's stroke
+    game.refresh_from_db()
+    assert len(game.recent_devices) == 2
+
+
+def test_a_device_is_forgotten_minutes_after_its_last_stroke(table, marker_user):
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    Game.objects.filter(pk=game.pk).update(recent_devices={"elsewhere": 1})  # long ago
+    phone = Client()
+    phone.force_login(marker_user)
+    html = tap(phone, game, "score").content.decode()
+    assert "Ещё одно устройство" not in html
+    game.refresh_from_db()
+    assert list(game.recent_devices) != ["elsewhere"] and "elsewhere" not in game.recent_devices

@@ -371,3 +371,14 @@ def test_a_player_cannot_be_at_two_tables_at_once(table, other_table, players, m
     Game.objects.update(status=GameStatus.ABANDONED)
     start(table, "cork", [players[2], players[1], "Гость Пётр"], marker_user)
     assert Game.objects.filter(status=GameStatus.IN_PROGRESS).count() == 1
+
+
+def test_a_stroke_notes_its_device_and_forgets_the_old_ones():
+    now = 10_000.0
+    recent = {"a": now - 10, "b": now - services.DEVICE_SECONDS - 1}
+    assert services.devices_after(recent, "c", now) == {"a": now - 10, "c": round(now)}
+    assert services.devices_after(recent, "", now) == {"a": now - 10}  # no session: not noted
+    game = Game(recent_devices={"a": now - 10})
+    assert services.other_devices(game, "c", now)
+    assert not services.other_devices(game, "a", now)
+    assert not services.other_devices(game, "c", now + services.DEVICE_SECONDS)
