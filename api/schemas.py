@@ -65,6 +65,8 @@ class LiveGame(Schema):
     last_event: str
     handicap: str
     result: str
+    # The last stroke is being checked («спорный момент»): no result or winner meanwhile.
+    disputed: bool
     match: LiveMatch | None
 
 

@@ -45,6 +45,9 @@ class GameBoard:
     score_caption: str = ""
     panel_template: str = ""  # "<template>#panel" of the game's presentation, or ""
     tile_template: str = ""  # "<template>#tile"
+    # The last stroke is being checked («спорный момент»): its log line. Meanwhile the scores
+    # are dimmed and no result, winner or banner is shown.
+    disputed: str = ""
 
 
 def _banner(result, names, shown):
@@ -69,14 +72,15 @@ def game_board(game):
     names = [seat.name for seat in selectors.seats_of(game)]
     names += [str(i + 1) for i in range(len(names), state.seats)]  # never index past the list
     finished = state.finished or game.status == GameStatus.FINISHED
-    result = shown.result(state)
+    checked = replayed.disputed if game.status == GameStatus.IN_PROGRESS else None
+    result = None if checked else shown.result(state)
     winners = set(result.winners) if result else set()
     seats = [
         SeatView(
             index=i,
             name=names[i],
             score=shown.board_score(state, i),
-            turn=not finished and state.turn == i,
+            turn=not finished and not checked and state.turn == i,
             winner=i in winners,
             figures=shown.board_seat_figures(state, i),
             role=shown.board_role(state, i),
@@ -93,8 +97,9 @@ def game_board(game):
         state=state,
         seats=seats,
         ticker=ticker,
-        finished=finished,
+        finished=finished and not checked,
         banner=_banner(result, names, shown) if finished or result else "",
+        disputed=render_message(checked.description, names) if checked else "",
         decided=result is not None and not finished,
         target=shown.target(state.settings),
         panel=shown.board_panel(state, names),

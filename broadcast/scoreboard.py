@@ -1,7 +1,8 @@
 """A table's live scoreboard as plain data: what a stream's overlay, a table's embed and the
 API's live feed show of the game a table's board shows (in progress, or finished a little
 while ago): its players and scores, who is to play, the match's frame score, the game's key
-figure, the last stroke, the handicap and the result. Every text is in the active language.
+figure, the last stroke, the handicap and the result (none while the last stroke is being
+checked: ``disputed``). Every text is in the active language.
 
 ``table_scoreboard(number)`` is built from the board's own read (``boards.fragments``) and
 the game's presentation; ``featured`` picks the match a tournament's overlay follows.
@@ -54,7 +55,8 @@ def _game(board):
         "key_figure": {"label": str(key[0]), "value": str(key[1])} if key else None,
         "last_event": board.ticker[0] if board.ticker else "",
         "handicap": shown.handicap_line(state, names),
-        "result": board.banner,
+        "result": board.banner,  # none while the last stroke is being checked
+        "disputed": bool(board.disputed),
         "match": _match(line),
     }
 

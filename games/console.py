@@ -72,7 +72,9 @@ def console_context(game, *, confirm=None, device=""):
         }
         for seat in seats
     ]
-    actions = variant.legal_actions(state) if in_progress and not state.finished else ()
+    disputed = replayed.disputed if in_progress else None  # the stroke being checked
+    playing = in_progress and not state.finished and disputed is None
+    actions = variant.legal_actions(state) if playing else ()
     undoable = replayed.undoable if in_progress else None
     return {
         "game": game,
@@ -86,7 +88,8 @@ def console_context(game, *, confirm=None, device=""):
         "recent": list(reversed(replayed.recent)),
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
-        "outcome": _outcome(shown.result(state), state, seats),
+        "outcome": None if disputed else _outcome(shown.result(state), state, seats),
+        "disputed": disputed,
         "pocket_map": shown.pocket_map(state),
         "figures": shown.console_named_figures(state, names),
         "strip": _strip(shown, state, rows, replayed.recent, in_progress),

@@ -23,7 +23,7 @@ from games import rules
 
 LOG_LENGTH = 10  # newest log lines kept (what the console shows)
 IN_FORCE_LENGTH = 5  # newest events still in force kept (what a board's ticker shows)
-FORMAT = 2  # the layout of the pickled Replayed: a blob of another format is a miss
+FORMAT = 3  # the layout of the pickled Replayed: a blob of another format is a miss
 _SALT = "games.replay_cache"
 _DIGEST = 32  # bytes of the sha256 HMAC in front of the pickle
 
@@ -49,6 +49,8 @@ class Replayed:
     undoable: LogEntry | None = None  # the event an undo would cancel now
     # The newest IN_FORCE_LENGTH events in force (neither undos nor undone), oldest first.
     latest_in_force: tuple[LogEntry, ...] = field(default=())
+    # The event being checked (a dispute, «спорный момент»), None when none is.
+    disputed: LogEntry | None = None
 
     @classmethod
     def from_log(cls, seq, log, initial_state):
@@ -57,7 +59,8 @@ class Replayed:
             LogEntry(number, step.event.kind, step.description, step.undone)
             for number, step in enumerate(log, start=1)
         ]
-        in_force = [e for e in entries if e.kind != rules.UNDO and not e.undone]
+        in_force = [e for e in entries if e.kind not in rules.META_KINDS and not e.undone]
+        disputed = log[-1].disputed if log else None
         return cls(
             seq=seq,
             state=log[-1].after if log else initial_state,
@@ -65,13 +68,16 @@ class Replayed:
             recent=tuple(entries[-LOG_LENGTH:]),
             undoable=in_force[-1] if in_force else None,
             latest_in_force=tuple(in_force[-IN_FORCE_LENGTH:]),
+            disputed=entries[disputed - 1] if disputed else None,
         )
 
     def advance(self, variant, event):
-        """After one more (non-undo) event, exactly as ``replay_log`` would see it.
+        """After one more stroke (not an undo, a dispute or a confirmation: those replay),
+        exactly as ``replay_log`` would see it.
 
         Raises ``rules.RuleViolation`` when the rules do not allow the event now.
         """
+        rules.check_meta(event.kind, self.disputed is not None, self.in_force)
         after = variant.apply(self.state, event)
         entry = LogEntry(self.seq + 1, event.kind, variant.describe(self.state, event, after))
         return Replayed(

@@ -51,6 +51,7 @@ class GameNotOver(GameError):
 
 
 BUSY_TABLE = _("This table already has a game in progress.")
+DISPUTED = _("The last stroke is being checked: confirm it or undo it first.")
 
 # What the apps above games do as a game starts or is finished, inside the same transaction
 # (tournaments: a match's frame is counted). Each registers its hook when it is ready.
@@ -270,8 +271,9 @@ def record_event(*, game, expected_seq, event, user, device=""):
                 raise GameClosed
             if expected_seq != locked.last_seq:
                 raise StaleEvent
-            if event.kind == rules.UNDO:
-                # An undo reaches back to the state before the event it cancels: replay.
+            if event.kind in rules.META_KINDS:
+                # An undo reaches back to the state before the event it cancels, a dispute
+                # and its confirmation name the event they check: replay.
                 events = [*selectors.rules_events(locked), event]
                 replayed = _replay(locked, events, seq=locked.last_seq + 1)
             else:
@@ -329,6 +331,32 @@ def undo_last(*, game, expected_seq, user, device=""):
     )
 
 
+def dispute_last(*, game, expected_seq, user, device=""):
+    """Marks the last stroke in force as disputed («спорный момент»): the boards show it
+    being checked, no stroke is recorded until ``confirm_disputed`` or ``undo_last``. In the
+    log as an event of its own. Refused (RuleViolation) with nothing to check or while a
+    stroke is being checked already."""
+    return record_event(
+        game=game,
+        expected_seq=expected_seq,
+        event=rules.Event(rules.DISPUTE),
+        user=user,
+        device=device,
+    )
+
+
+def confirm_disputed(*, game, expected_seq, user, device=""):
+    """The disputed stroke stands: the boards are back to normal; in the log. Refused
+    (RuleViolation) when no stroke is being checked."""
+    return record_event(
+        game=game,
+        expected_seq=expected_seq,
+        event=rules.Event(rules.CONFIRM),
+        user=user,
+        device=device,
+    )
+
+
 # --- closing -------------------------------------------------------------------------------
 
 
@@ -344,6 +372,8 @@ def finish_game(*, game, user, expected_seq=None):
         state = selectors.game_state(locked)
         if not state.finished or state.result is None:
             raise GameNotOver
+        if selectors.replayed(locked).disputed is not None:
+            raise GameError(DISPUTED)
         result = state.result
         stats = selectors.variant_of(locked).seat_stats(state)
         seats = list(Seat.objects.filter(game=locked).order_by("position"))

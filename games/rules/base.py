@@ -17,7 +17,9 @@ Events
     chooses). Stored as ``kind`` + ``payload`` (``event.to_payload()`` /
     ``Event.from_payload(kind, p)``); whole numbers only (a count of 2.5 is malformed).
     The kind ``"undo"`` is handled by ``replay`` for every game: it drops the last effective
-    event.
+    event. So are ``"dispute"`` (the last stroke in force is being checked: no stroke until
+    it is resolved) and ``"confirm"`` (the check is over, the stroke stands), see
+    ``META_KINDS``.
 
 Actions
     ``legal_actions(state)`` returns the ``Action`` templates the marker may send now. An
@@ -226,6 +228,14 @@ def _whole_number(value: Any) -> int:
 
 
 UNDO = "undo"
+# A disputed stroke («спорный момент»): the marker marks the last stroke in force as being
+# checked; strokes wait until he confirms it (CONFIRM) or undoes it (an UNDO cancels exactly
+# that stroke). Neither changes the game's state: ``replay`` and ``replay_log`` handle them
+# for every game, as they handle UNDO.
+DISPUTE = "dispute"
+CONFIRM = "confirm"
+# The kinds that are about the log, not the table: never a stroke in force.
+META_KINDS = frozenset({UNDO, DISPUTE, CONFIRM})
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,8 @@ from typing import Any
 
 from . import VARIANTS
 from . import replay_log
+from .base import META_KINDS
 from .base import PLAYER
-from .base import UNDO
 from .base import Action
 from .base import Event
 from .base import Message
@@ -208,7 +208,7 @@ def console_view(
     in_force = [
         number
         for number, step in enumerate(log, start=1)
-        if step.event.kind != UNDO and not step.undone
+        if step.event.kind not in META_KINDS and not step.undone
     ]
     result = state.result
     return {
@@ -220,8 +220,10 @@ def console_view(
         "result": None
         if result is None
         else {"winners": [names[i] for i in result.winners if i < len(names)], "draw": result.draw},
+        # A disputed stroke is resolved online only (confirm or undo): no stroke meanwhile.
+        "disputed": log[-1].disputed if log else None,
         "actions": []
-        if state.finished
+        if state.finished or (log and log[-1].disputed)
         else [_action(a, variant, catalog, names) for a in variant.legal_actions(state)],
         "recent": [
             {

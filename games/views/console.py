@@ -219,6 +219,21 @@ def undo(request, pk):
 
 @console_access
 @require_POST
+def dispute(request, pk):
+    """«Спорный момент»: the last stroke is being checked until confirmed or undone (online
+    only: the outbox never queues it, the offline console has no such button)."""
+    return _write(request, pk, services.dispute_last, device=device_of(request))
+
+
+@console_access
+@require_POST
+def confirm_stroke(request, pk):
+    """The disputed stroke stands."""
+    return _write(request, pk, services.confirm_disputed, device=device_of(request))
+
+
+@console_access
+@require_POST
 def abandon(request, pk):
     def abandoned(game):
         messages.success(request, _("The game was abandoned; the table is free."))

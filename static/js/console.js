@@ -31,7 +31,8 @@
       why in the page, not in the browser's bubble (in the browser's language, at the top of
       the screen, under the strip): the choice's own message ([data-missing] in its
       [data-needs] group, translated) shows, and the first such group comes into sight below
-      the strip; a choice made hides its message. */
+      the strip; a choice made hides its message.
+  10. «Спорный момент» and its confirmation are online only: disabled while offline. */
 (function () {
   "use strict";
   var DOUBLE_TAP_MS = 600;
@@ -228,7 +229,22 @@
     if (message && group.querySelector("input:checked")) message.hidden = true;
   });
 
-  function onLoad() { noteFinish(); reachButtons(); }
+  // 10. A disputed stroke is marked and resolved online only ([data-online-only]: the boards
+  //     must show it at once, and the outbox never queues it): its buttons are disabled while
+  //     the browser is offline or the outbox keeps strokes (the console drawn offline has none).
+  function onlineOnly() {
+    var down = navigator.onLine === false || document.body.classList.contains("outbox-offline");
+    document.querySelectorAll("#console [data-online-only] button").forEach(function (button) {
+      button.disabled = down;
+    });
+  }
+  window.addEventListener("online", onlineOnly);
+  window.addEventListener("offline", onlineOnly);
+  document.addEventListener("htmx:afterSwap", onlineOnly);
+  // The console's stream makes the console ask for itself again after a sleep (screen-status.js).
+  document.addEventListener("screen:resync", function () { pushPending = true; askIfPushed(); });
+
+  function onLoad() { noteFinish(); reachButtons(); onlineOnly(); }
   document.addEventListener("DOMContentLoaded", onLoad);
   if (document.readyState !== "loading") onLoad();
 })();

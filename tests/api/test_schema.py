@@ -17,7 +17,8 @@ ALLOWED = {
     "LiveMatch": {"id", "race_to", "frame", "frames", "finished", "tournament"},
     "LiveGame": {
         "id", "variant", "variant_name", "status", "finished", "last_seq", "target",
-        "score_caption", "seats", "key_figure", "last_event", "handicap", "result", "match",
+        "score_caption", "seats", "key_figure", "last_event", "handicap", "result", "disputed",
+        "match",
     },
     "Table": {"number", "name", "kind", "kind_name", "status", "status_name"},
     "TableLive": {

@@ -315,12 +315,18 @@ def full_replay(game):
 def test_the_cached_replay_equals_a_full_replay(table, players, marker_user, seed):
     rng = random.Random(seed)
     game = start(table, "cork", players[: rng.randint(2, 6)], marker_user)
-    for _ in range(60):
+    for _ in range(80):
         game.refresh_from_db()
         state = selectors.game_state(game)
         if state.finished:
             break
-        if rng.random() < 0.2 and selectors.replayed(game).undoable:
+        replayed = selectors.replayed(game)
+        if replayed.disputed is not None:  # resolved either way
+            resolve = services.undo_last if rng.random() < 0.5 else services.confirm_disputed
+            game = resolve(game=game, expected_seq=game.last_seq, user=marker_user)
+        elif rng.random() < 0.1 and replayed.undoable:
+            game = services.dispute_last(game=game, expected_seq=game.last_seq, user=marker_user)
+        elif rng.random() < 0.2 and replayed.undoable:
             game = services.undo_last(game=game, expected_seq=game.last_seq, user=marker_user)
         else:
             action = rng.choice(rules.get_variant("cork").legal_actions(state))

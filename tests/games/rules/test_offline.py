@@ -116,3 +116,15 @@ def test_malformed_queued_details_are_refused_as_the_server_refuses_them():
     assert offline.console_view("cue_vs_hand", {"players": 2}, entries)["refused"] == 0
     with pytest.raises(RuleViolation):
         offline.event_from_form({"kind": ["pot"], "ball": ["³"]})
+
+
+def test_offline_a_disputed_stroke_offers_no_stroke_until_resolved():
+    """A dispute is marked and confirmed online only; a console drawn offline over a stored
+    dispute offers no stroke (the engine would refuse it) and may still undo it."""
+    stored = [{"kind": "score", "payload": {}}, {"kind": "dispute", "payload": {}}]
+    view = offline.console_view("cork", {"players": 2}, stored, ["Аня", "Борис"])
+    assert view["disputed"] == 1 and view["actions"] == [] and view["undoable"]
+    undone = offline.console_view("cork", {"players": 2}, [*stored, {"form": {"kind": [UNDO]}}])
+    assert undone["disputed"] is None and undone["actions"]
+    refused = offline.console_view("cork", {"players": 2}, [*stored, {"form": {"kind": ["score"]}}])
+    assert refused["refused"] == 2

@@ -115,3 +115,63 @@ def test_replay_log_one_step_per_event_with_undone_marked():
 def test_replay_log_rejects_what_replay_rejects():
     with pytest.raises(RuleViolation):
         replay_log(CORK, {"players": 2}, [UNDO_EVENT])
+
+
+# --- a disputed stroke («спорный момент») --------------------------------------------------
+
+DISPUTE = Event(rules.DISPUTE)
+CONFIRM = Event(rules.CONFIRM)
+
+
+def test_a_dispute_and_its_confirmation_leave_the_state_as_it_was():
+    base = replay(CORK, {"players": 3}, [FOUL, SCORE])
+    assert replay(CORK, {"players": 3}, [FOUL, SCORE, DISPUTE]) == base
+    assert replay(CORK, {"players": 3}, [FOUL, SCORE, DISPUTE, CONFIRM]) == base
+    assert rules.disputed(CORK, {"players": 3}, [FOUL, SCORE, DISPUTE]) == 2
+    assert rules.disputed(CORK, {"players": 3}, [FOUL, SCORE, DISPUTE, CONFIRM]) is None
+
+
+def test_an_undo_while_disputed_takes_back_exactly_the_disputed_stroke():
+    events = [FOUL, SCORE, DISPUTE, UNDO_EVENT]
+    assert replay(CORK, {"players": 3}, events) == replay(CORK, {"players": 3}, [FOUL])
+    log = replay_log(CORK, {"players": 3}, events)
+    assert [step.undone for step in log] == [False, True, False, False]
+    assert [step.disputed for step in log] == [None, None, 2, None]
+    # Undone after its confirmation, it is the last stroke in force as any other.
+    later = [FOUL, SCORE, DISPUTE, CONFIRM, UNDO_EVENT]
+    assert replay(CORK, {"players": 3}, later) == replay(CORK, {"players": 3}, [FOUL])
+
+
+def test_the_log_says_what_is_checked_and_what_was_confirmed():
+    log = replay_log(CORK, {"players": 3}, [FOUL, SCORE, DISPUTE, CONFIRM])
+    dispute, confirm = log[2], log[3]
+    assert dispute.before == dispute.after == log[1].after
+    assert dispute.description.params["number"] == 2
+    assert dispute.description.params["what"] == log[1].description
+    assert "being checked" in dispute.description.msgid
+    assert confirm.description.params["number"] == 2 and "Confirmed" in confirm.description.msgid
+    assert not dispute.undone and not confirm.undone
+
+
+@pytest.mark.parametrize(
+    ("events", "code"),
+    [
+        ([DISPUTE], "nothing_to_dispute"),  # nothing recorded
+        ([FOUL, UNDO_EVENT, DISPUTE], "nothing_to_dispute"),  # nothing left in force
+        ([FOUL, DISPUTE, DISPUTE], "already_disputed"),
+        ([CONFIRM], "not_disputed"),
+        ([FOUL, DISPUTE, CONFIRM, CONFIRM], "not_disputed"),
+        ([FOUL, DISPUTE, SCORE], "disputed"),  # no stroke until it is resolved
+        ([FOUL, DISPUTE, UNDO_EVENT, CONFIRM], "not_disputed"),  # the undo resolved it
+    ],
+)
+def test_what_a_dispute_refuses(events, code):
+    for run in (replay, replay_log):
+        with pytest.raises(RuleViolation) as refused:
+            run(CORK, {"players": 3}, events)
+        assert refused.value.code == code
+
+
+def test_a_stroke_after_the_confirmation_is_recorded():
+    state = replay(CORK, {"players": 3}, [FOUL, DISPUTE, CONFIRM, SCORE])
+    assert state == replay(CORK, {"players": 3}, [FOUL, SCORE])
