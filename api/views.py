@@ -62,8 +62,9 @@ def table(request, number: int = TableNumber):
                 "description": (
                     "Server-Sent Events: an event `table` with the table's live game in "
                     "JSON (as `live` of /tables/{number}/) at once and whenever it changes; "
-                    "`id:` is its fingerprint (send it back as Last-Event-ID); a comment "
-                    "line every 15 s keeps the connection open."
+                    "`id:` is its fingerprint (send it back as Last-Event-ID); after 15 s "
+                    "without a change an event `hb` whose data is the server's time (epoch "
+                    "milliseconds) keeps the connection open and tells how fresh it is."
                 ),
                 "content": {"text/event-stream": {"schema": {"type": "string"}}},
             }
