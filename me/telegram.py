@@ -12,9 +12,6 @@ stand-in); aiogram is the client.
 import asyncio
 import logging
 
-from aiogram import Bot
-from aiogram.client.session.aiohttp import AiohttpSession
-from aiogram.client.telegram import TelegramAPIServer
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
@@ -36,6 +33,12 @@ def enabled():
 
 def make_bot():
     """The bot (aiogram), on the Bot API server of ``TELEGRAM_API_URL`` when set."""
+    # Imported here, not at the top: aiogram takes 2.5 s to import, which every process
+    # (each worker, each manage.py command) would pay for a bot that only its command runs.
+    from aiogram import Bot
+    from aiogram.client.session.aiohttp import AiohttpSession
+    from aiogram.client.telegram import TelegramAPIServer
+
     session = None
     if settings.TELEGRAM_API_URL:
         session = AiohttpSession(api=TelegramAPIServer.from_base(settings.TELEGRAM_API_URL))

@@ -4,12 +4,14 @@ import pytest
 from django.contrib.auth import authenticate
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from django.test import RequestFactory
+from django.db import transaction
+from django.test import RequestFactory, override_settings
 
 from games import rules
 from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
+from tests.conftest import FAST_HASHERS
 from toolbox.roles import can_manage_roster, can_record_games
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +23,19 @@ def load():
     out = StringIO()
     call_command("load_demo_club", stdout=out)
     return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The demo club loaded once for this module (what it printed): each test runs in a
+    savepoint of that transaction, which is rolled back after the last one."""
+    with (
+        django_db_blocker.unblock(),
+        override_settings(PASSWORD_HASHERS=FAST_HASHERS),  # as every test's (conftest)
+        transaction.atomic(),
+    ):
+        yield load()
+        transaction.set_rollback(True)
 
 
 def counts():
@@ -35,8 +50,8 @@ def counts():
     )
 
 
-def test_demo_club_has_tables_players_and_staff_with_printed_passwords():
-    output = load()
+def test_demo_club_has_tables_players_and_staff_with_printed_passwords(demo):
+    output = demo
     assert Table.objects.count() >= 4
     assert Player.objects.count() >= 10
     assert all(re.search("[А-Яа-яЁё]", p.full_name) for p in Player.objects.all())
@@ -52,8 +67,7 @@ def test_demo_club_has_tables_players_and_staff_with_printed_passwords():
     assert can_record_games(marker) and not can_manage_roster(marker)
 
 
-def test_running_twice_changes_nothing():
-    load()
+def test_running_twice_changes_nothing(demo):
     before = counts()
     output = load()
     assert counts() == before
@@ -61,8 +75,8 @@ def test_running_twice_changes_nothing():
     assert "User 'admin' exists" in output and "User 'marker' exists" in output
 
 
-def test_passwords_are_random():
-    first = re.findall(r"password: (\S+)", load())
+def test_passwords_are_random(demo):
+    first = re.findall(r"password: (\S+)", demo)
     # Users are kept by the records they made (payments, shifts): rename them away.
     for user in User.objects.all():
         user.username = f"old-{user.username}"
@@ -71,8 +85,8 @@ def test_passwords_are_random():
     assert first and second and set(first).isdisjoint(second)
 
 
-def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress():
-    output = load()
+def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress(demo):
+    output = demo
     finished = Game.objects.filter(status=GameStatus.FINISHED)
     assert {g.variant for g in finished} == set(rules.VARIANTS)
     assert all(g.result["winners"] for g in finished)
@@ -97,10 +111,9 @@ def test_demo_club_has_finished_games_and_a_game_of_each_kind_in_progress():
     assert f"Games: {Game.objects.filter(match_frame=None).count()} created." in output
 
 
-def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games():
+def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games(demo):
     from records.stats import leaderboard
 
-    load()
     for variant in rules.VARIANTS:  # every game's leaderboard has content
         rows, _, _ = leaderboard(variant, "all", min_games=3)
         assert len(rows) >= 6, variant

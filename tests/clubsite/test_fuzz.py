@@ -27,7 +27,7 @@ from django.contrib import admin as django_admin
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -189,6 +189,8 @@ WEIGHTED_ROUTES = [r for r in ROUTES if not r[0].startswith("admin:")] * 3 + [
 ]
 
 
+# A stream answers its first message and ends (it would otherwise be read for its minute).
+@override_settings(LIVE_WSGI_STREAM_SECONDS=0)
 @settings(
     max_examples=EXAMPLES,
     deadline=None,

@@ -75,6 +75,14 @@ def open_console(page, base_url, game):
     )
 
 
+def go_offline(context, page):
+    """The phone's network goes; the page knows it before the next tap, as a phone does
+    (the emulation can let a request that was already on its way through the service
+    worker's fallback reach the server, which a real network that is down does not)."""
+    context.set_offline(True)
+    wait(page, "navigator.onLine === false")
+
+
 def tap(page, kind, expected_seq):
     """One tap of the cork console's button (a foul: «Промах»), then the console shows it."""
     selector = (
@@ -128,7 +136,7 @@ def test_twenty_strokes_offline_with_a_reload_land_once_in_order(browser, live_s
     sign_in(page, live_server, "offline-marker", PASSWORD)
     open_console(page, live_server.url, game)
 
-    context.set_offline(True)
+    go_offline(context, page)
     kinds = tap_offline(page, game, 20, 0, reload_after=10)
     expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (20)")
     screenshot(page, "twenty-queued")
@@ -165,7 +173,7 @@ def test_an_undo_offline_takes_back_the_newest_queued_stroke(browser, live_serve
     context, page = phone(browser)
     sign_in(page, live_server, "offline-marker", PASSWORD)
     open_console(page, live_server.url, game)
-    context.set_offline(True)
+    go_offline(context, page)
     tap(page, "stroke", 1)
     tap(page, "foul", 2)
     page.click("#console [data-offline-undo]")
@@ -185,7 +193,7 @@ def test_a_second_device_meanwhile_shows_both_versions_and_nothing_is_lost(brows
     context, page = phone(browser)
     sign_in(page, live_server, "offline-marker", PASSWORD)
     open_console(page, live_server.url, game)
-    context.set_offline(True)
+    go_offline(context, page)
     for seq, kind in enumerate(["stroke", "stroke", "foul"], start=1):
         tap(page, kind, seq)
         page.wait_for_timeout(1000)  # a tap a second (the same button twice at once is one)
