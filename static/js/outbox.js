@@ -281,8 +281,9 @@
     }));
   }
 
+  // Not while the browser knows its network is gone: its "online" event starts the sending.
   function drain() {
-    if (draining || !queued() || store.conflict) return;
+    if (draining || !queued() || store.conflict || navigator.onLine === false) return;
     draining = true;
     setStatus();
     var sent = 0;

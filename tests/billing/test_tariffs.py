@@ -249,14 +249,28 @@ def test_a_change_can_be_planned_for_later_and_is_never_in_the_past(demo_tariffs
         services.save_tariff(
             "pyramid_12", RAISED, user=cashier, valid_from=now - timedelta(hours=1)
         )
-    services.save_tariff("pyramid_12", RAISED, user=cashier, valid_from=now + timedelta(days=3))
+    services.save_tariff("pyramid_12", RAISED, user=cashier, valid_from=now + timedelta(days=5))
     kinds = {item.tariff.kind: item for item in selectors.tariffs_overview()}
     item = kinds["pyramid_12"]
     assert [row.price_per_hour for row in item.current_rows] == [500_00, 400_00, 800_00, 700_00]
     assert 750_00 in [row.price_per_hour for row in item.planned_rows]
-    tomorrow = now + timedelta(days=1)
-    played = [Played(tomorrow, tomorrow + timedelta(hours=1), "pyramid_12")]
-    assert selectors.club_tariff().price(played).total in {500_00, 400_00, 700_00, 800_00}
+    # an evening hour of the coming days (Monday to Friday, 19:00 in the club: at most four
+    # days away) is priced as today; the same evening a week later, after the change, as planned
+    evening = next_weekday_evening(now)
+    tariff = selectors.club_tariff()
+    this_week = [Played(evening, evening + timedelta(hours=1), "pyramid_12")]
+    assert tariff.price(this_week).total == 700_00
+    week_later = evening + timedelta(days=7)
+    next_week = [Played(week_later, week_later + timedelta(hours=1), "pyramid_12")]
+    assert tariff.price(next_week).total == 750_00
+
+
+def next_weekday_evening(now):
+    """19:00 in the club's time zone of the first day from tomorrow that is Monday to Friday."""
+    day = timezone.localtime(now, selectors.club_tz()).date() + timedelta(days=1)
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    return datetime.combine(day, time(19), tzinfo=selectors.club_tz())
 
 
 def test_the_admin_saves_each_change_as_a_version_from_now(staff_admin_client):

@@ -40,8 +40,35 @@ ENGINE_SECONDS = 90  # Pyodide's first start on a busy 2-core machine (seconds, 
 TAPS = ["stroke", "foul", "stroke", "stroke", "foul"]  # cork: «Без результата», a miss, …
 
 
+# Counts the posts the page makes (fetch or htmx's XMLHttpRequest) while the browser says
+# its network is gone: a phone's would fail, Chromium's emulation may let one through.
+POSTS_OFFLINE = """
+(() => {
+  window.__postsOffline = 0;
+  const offline = () => navigator.onLine === false;
+  const realFetch = window.fetch;
+  window.fetch = function (resource, options) {
+    if (offline() && ((options && options.method) || "GET").toUpperCase() === "POST") {
+      window.__postsOffline += 1;
+    }
+    return realFetch.apply(this, arguments);
+  };
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.open = function (method) {
+    this.__method = String(method).toUpperCase();
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (offline() && this.__method === "POST") window.__postsOffline += 1;
+    return send.apply(this, arguments);
+  };
+})();
+"""
+
+
 def phone(browser):
     context = browser.new_context(viewport=PHONE, locale="ru-RU", service_workers="allow")
+    context.add_init_script(POSTS_OFFLINE)
     page = context.new_page()
     page.set_default_timeout(15_000)
     return context, page
@@ -140,6 +167,7 @@ def test_twenty_strokes_offline_with_a_reload_land_once_in_order(browser, live_s
     kinds = tap_offline(page, game, 20, 0, reload_after=10)
     expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (20)")
     screenshot(page, "twenty-queued")
+    assert page.evaluate("window.__postsOffline") == 0  # nothing tried while it knew
     assert stored(game) == []  # nothing reached the server
 
     # The state drawn offline is the server's: the same strokes replayed by the server's engine.

@@ -30,10 +30,11 @@ PHONE = {"width": 360, "height": 740}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 # Records every system notification and vibration the page asks for (the real ones still go
-# to the browser), and what the page's visibility was then.
+# to the browser), and what the page's visibility was then; counts the streams opened.
 SPIES = """
 (() => {
-  window.__notes = []; window.__buzz = [];
+  window.__notes = []; window.__buzz = []; window.__streams = 0;
+  document.addEventListener("htmx:sseOpen", () => { window.__streams += 1; });
   const Real = window.Notification;
   if (Real) {
     function Spy(title, options) {
@@ -80,7 +81,7 @@ def phone(browser, live_server):
         context.add_init_script(SPIES)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(15_000)  # a busy 2-core CI machine
         return page
 
     yield make
@@ -162,7 +163,7 @@ def test_you_are_up_notifies_with_the_tab_in_the_background(phone, live_server):
     page.goto(f"{live_server.url}/me/")
     page.wait_for_selector(".me-next")  # her next match, no table free yet
     assert page.locator(".me-up").count() == 0
-    page.wait_for_timeout(500)  # the stream is open
+    wait_until(page, "window.__streams > 0")
     hide(page)
     # The desk calls her match to table 5.
     table = TableFactory(number=5)
@@ -196,7 +197,7 @@ def test_two_phones_a_game_without_a_marker_and_its_confirmation(phone, live_ser
     login(hers, live_server, "lena")
     login(his, live_server, "sokol")
     his.goto(f"{live_server.url}/me/")
-    his.wait_for_timeout(500)  # his page's stream is open
+    wait_until(his, "window.__streams > 0")  # his page's stream is open
     # Lena scans the table's QR code: its board, with her way to a game without a marker.
     hers.goto(f"{live_server.url}/tables/4/board/")
     hers.click("[data-play-here]")
