@@ -6,7 +6,9 @@ The mix, all sent at the same moment, each on its own connection: the home page,
 boards, the wall, boards' streams opening (read to their first event), strokes posted by
 signed-in markers on several games (all racing for the same sequence numbers, as double taps
 and second devices do: one lands per game, the others get 409), the leaderboard and the
-rules. A thread counts the server's connections in ``pg_stat_activity`` every 20 ms.
+rules. A thread counts the server's connections in ``pg_stat_activity`` every 20 ms. The
+server has served every kind of page before (as in an evening); each round waits until no
+public page's copy is left (``toolbox.shared_pages``), so every page is rendered anew in it.
 
     .venv/bin/python bench/burst.py                    # 500 requests, 3 workers (README)
     .venv/bin/python bench/burst.py --requests 1000 --pool 4
@@ -142,7 +144,8 @@ def sign_in(port):
 
 
 def plan(args, games, cookies):
-    """The burst: ``args.requests`` (method, path, headers, body, first_event), shuffled."""
+    """The burst: ``args.requests`` (method, path, headers, body, first_event, kind),
+    shuffled."""
     session, csrf = cookies
     kinds = [kind for kind, share in MIX for _ in range(share)]
     rng = random.Random(27)
@@ -152,17 +155,17 @@ def plan(args, games, cookies):
         kind = kinds[index % len(kinds)]
         number = rng.choice(tables)
         if kind == "home":
-            sent.append(("GET", "/", (), b"", False))
+            sent.append(("GET", "/", (), b"", False, kind))
         elif kind == "board":
-            sent.append(("GET", f"/tables/{number}/board/", (), b"", False))
+            sent.append(("GET", f"/tables/{number}/board/", (), b"", False, kind))
         elif kind == "wall":
-            sent.append(("GET", "/board/", (), b"", False))
+            sent.append(("GET", "/board/", (), b"", False, kind))
         elif kind == "stream":
-            sent.append(("GET", f"/tables/{number}/board/stream/", (), b"", True))
+            sent.append(("GET", f"/tables/{number}/board/stream/", (), b"", True, kind))
         elif kind == "leaderboard":
-            sent.append(("GET", "/leaderboards/", (), b"", False))
+            sent.append(("GET", "/leaderboards/", (), b"", False, kind))
         elif kind == "rules":
-            sent.append(("GET", "/rules/", (), b"", False))
+            sent.append(("GET", "/rules/", (), b"", False, kind))
         else:
             game, seq = rng.choice(games)
             body = urlencode({"seq": seq, "kind": "score"}).encode()
@@ -173,7 +176,7 @@ def plan(args, games, cookies):
                 "HX-Request: true",
                 "Content-Type: application/x-www-form-urlencoded",
             )
-            sent.append(("POST", f"/marker/games/{game}/record/", headers, body, False))
+            sent.append(("POST", f"/marker/games/{game}/record/", headers, body, False, kind))
     rng.shuffle(sent)
     return sent
 
@@ -214,11 +217,26 @@ def close_own_connections(pool):
         connections["default"].close_pool()
 
 
+async def warm_up(port, workers):
+    """Every worker has served each kind of page (its code imported, its templates compiled,
+    its pool's connections open), as in an evening."""
+    paths = ["/", "/board/", "/leaderboards/", "/rules/"]
+    paths += [f"/tables/{number}/board/" for number in TABLES]
+    for _ in range(3):
+        await asyncio.gather(*(request(port, "GET", p) for p in paths for _ in range(workers)))
+
+
+def no_copy_left():
+    """Waits until no public page's copy may be given any more (``SHARED_PAGE_SECONDS``, and
+    as long again out of date): each burst renders every page anew, the worst case."""
+    time.sleep(2 * int(os.environ.get("SHARED_PAGE_SECONDS", "1")) + 0.5)
+
+
 async def burst(port, sent):
     return await asyncio.gather(
         *(
             request(port, method, path, headers=headers, body=body, first_event=first)
-            for method, path, headers, body, first in sent
+            for method, path, headers, body, first, _kind in sent
         )
     )
 
@@ -242,14 +260,16 @@ def main():
     statuses_all, latencies_all, peaks = {}, [], []
     try:
         cookies = sign_in(port)
-        asyncio.run(request(port, "GET", "/"))  # each worker imports on its first request
+        asyncio.run(warm_up(port, args.workers))
         for round_number in range(1, args.rounds + 1):
             seqs = [(pk, Game.objects.get(pk=pk).last_seq) for pk in games]
             close_own_connections(pool)
+            no_copy_left()
             counter = ConnectionCounter(args.database_url)
             counter.start()
             started = time.monotonic()
-            answers = asyncio.run(burst(port, plan(args, seqs, cookies)))
+            sent = plan(args, seqs, cookies)
+            answers = asyncio.run(burst(port, sent))
             took = time.monotonic() - started
             counter.stopped.set()
             counter.join(timeout=2)
@@ -266,6 +286,16 @@ def main():
                 f"{board_load.percentile(latencies, 0.5) * 1000:.0f}/"
                 f"{board_load.percentile(latencies, 0.95) * 1000:.0f}/"
                 f"{max(latencies) * 1000:.0f} ms, peak {counter.peak} database connections"
+            )
+            by_kind = {}
+            for entry, (_, seconds) in zip(sent, answers, strict=True):
+                by_kind.setdefault(entry[-1], []).append(seconds)
+            print(
+                "  p95 by kind: "
+                + ", ".join(
+                    f"{kind} {board_load.percentile(times, 0.95) * 1000:.0f} ms"
+                    for kind, times in sorted(by_kind.items())
+                )
             )
     finally:
         board_load.stop_server(server)

@@ -27,12 +27,14 @@ from boards.polls import (
 from live.streams import stream_response
 from tables.models import Table
 from toolbox.qr import qr_svg
+from toolbox.shared_pages import shared_briefly
 
 # --- the table board ------------------------------------------------------------------------
 
 
 @require_safe
 @never_cache
+@shared_briefly
 def board(request, number):
     """The TV board of one table; an htmx poll gets a 204 when nothing has changed."""
     shown = poll_fingerprint(request)
@@ -53,6 +55,7 @@ def board(request, number):
 
 @require_safe
 @never_cache
+@shared_briefly
 def wall(request):
     """The club wall: every active table as a tile; polls like the table board."""
     shown = poll_fingerprint(request)

@@ -1,5 +1,6 @@
 """The ASGI application (uvicorn): Django, with the boards' public streams answered beside it
-(``live.asgi.StreamRouter``: no thread nor database connection per open screen)."""
+(``live.asgi.StreamRouter``: no thread nor database connection per open screen) and the public
+pages a crowd opens at once shared for a second (``toolbox.shared_pages.SharedPages``)."""
 
 import gc
 import os
@@ -13,6 +14,7 @@ from api import feeds as api_feeds  # noqa: E402 - after Django is set up
 from boards import feeds as board_feeds  # noqa: E402
 from broadcast import feeds as broadcast_feeds  # noqa: E402
 from live.asgi import StreamRouter  # noqa: E402
+from toolbox.shared_pages import SharedPages  # noqa: E402
 from tournaments import feeds as tournament_feeds  # noqa: E402
 
 
@@ -28,7 +30,7 @@ def feed_for_path(path):
 
 
 application = StreamRouter(
-    django_application,
+    SharedPages(django_application),
     feed_for_path,
     prefixes=("/tables/", "/board/", "/tournaments/", "/embed/", "/api/"),
 )

@@ -1,6 +1,7 @@
 from functools import partial
 
 from django.conf import settings
+from django.utils.translation import get_language
 
 from toolbox.roles import (
     can_issue_sign_in,
@@ -29,4 +30,19 @@ def club(request):
         "can_record_own_games": partial(can_record_own_games, user),
         "can_issue_sign_in": partial(can_issue_sign_in, user),
         "can_settle_disputes": partial(can_settle_disputes, user),
+        "language_links": partial(language_links, request),
     }
+
+
+def language_links(request):
+    """The language switch: (code, this page's address with ``?lang=code``, current) for each
+    language. Links, not a form: a page needs no CSRF token for it, so a public page is the
+    same for every visitor (``toolbox.shared_pages``); ``?lang=`` is kept in the language
+    cookie (``clubsite.middleware.LanguageFromQueryMiddleware``)."""
+    current = get_language()
+    links = []
+    for code, _name in settings.LANGUAGES:
+        query = request.GET.copy()
+        query["lang"] = code
+        links.append((code, f"{request.path}?{query.urlencode()}", code == current))
+    return links

@@ -240,6 +240,10 @@ TELEGRAM_API_URL = os.environ.get("TELEGRAM_API_URL", "")
 TELEGRAM_BOT_NAME = os.environ.get("TELEGRAM_BOT_NAME", "")
 # How often an open marker's console checks whether another device has moved its game on.
 CONSOLE_POLL_SECONDS = 3
+# The public pages (home, boards, wall, leaderboards, rules) a crowd opens at once: a visitor
+# who is not signed in gets this process's copy made less than this many seconds ago
+# (toolbox/shared_pages.py); 0: each visit renders its own.
+SHARED_PAGE_SECONDS = int(os.environ.get("SHARED_PAGE_SECONDS", "1"))
 
 # Content-Security-Policy (django-csp): scripts, styles, images and requests from this site
 # only; no inline script anywhere (behaviour lives in static/js/, htmx evaluates nothing, see

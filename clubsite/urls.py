@@ -23,7 +23,6 @@ urlpatterns = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include(api_urls)),
     path("", include("broadcast.urls")),

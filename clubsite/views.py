@@ -9,8 +9,10 @@ from django.views.decorators.cache import never_cache
 from billing.selectors import clocks_by_table, next_bookings
 from games.selectors import games_in_progress
 from tables.selectors import tables_with_status
+from toolbox.shared_pages import shared_briefly
 
 
+@shared_briefly
 def home(request):
     """The club's front page: every active table with its status, its game, its clock and
     links."""

@@ -26,6 +26,13 @@ def fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
+def pages_not_shared(settings):
+    """Each visit renders its page (a test changes the club between two visits within a
+    second); tests/toolbox/test_shared_pages.py turns the sharing on."""
+    settings.SHARED_PAGE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def live_hub_stopped():
     """A test that opened a stream started this process's live hub: it is stopped after the
     test, so that its listening connection (PostgreSQL: to the test database) is closed

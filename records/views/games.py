@@ -30,6 +30,7 @@ from records.stats import (
 from toolbox import forms as ascii_forms
 from toolbox.responses import render_page_or_partial
 from toolbox.roles import marker_required
+from toolbox.shared_pages import shared_briefly
 
 DEFAULT_MIN_GAMES = 3
 DRAW_LABELS = {
@@ -115,6 +116,7 @@ class LeaderboardForm(forms.Form):
 
 @require_GET
 @vary_on_headers("HX-Request")
+@shared_briefly
 def leaderboard_view(request):
     form = LeaderboardForm(request.GET)
     query = form.choices()

@@ -1,3 +1,5 @@
+import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -86,16 +88,32 @@ def test_russian_is_the_default(client):
     assert '<html lang="ru">' in html and "Войти" in html
 
 
+def language_link(html, code):
+    """The address of the switch's link to ``code`` in a page."""
+    found = re.search(rf'<a href="([^"]+)" hreflang="{code}"', html)
+    assert found, f"no link to {code}"
+    return unescape(found.group(1))
+
+
 def test_the_language_switcher_changes_the_language(client):
     html = client.get(reverse("home")).content.decode()
-    assert f'action="{reverse("set_language")}"' in html
-    assert 'name="language" value="en"' in html
-    response = client.post(reverse("set_language"), {"language": "en", "next": "/"})
-    assert response.status_code == 302 and response["Location"] == "/"
-    html = client.get(reverse("home")).content.decode()
+    assert "csrfmiddlewaretoken" not in html  # links, not a form: the page is everyone's
+    english = language_link(html, "en")
+    assert english == "/?lang=en"
+    html = client.get(english).content.decode()
     assert '<html lang="en">' in html and "Log in" in html and "Войти" not in html
-    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    # remembered: the next page is English without asking
+    html = client.get(reverse("games:rules")).content.decode()
+    assert '<html lang="en">' in html
+    client.get(language_link(html, "ru"))
     assert "Войти" in client.get(reverse("home")).content.decode()
+
+
+def test_the_language_switch_keeps_the_page_and_its_query(client):
+    html = client.get(reverse("games:leaderboard") + "?period=month&min_games=5").content.decode()
+    link = language_link(html, "en")
+    assert link.startswith(reverse("games:leaderboard") + "?")
+    assert "period=month" in link and "min_games=5" in link and link.endswith("lang=en")
 
 
 def test_a_table_in_play_says_which_game_and_who_plays(
