@@ -149,22 +149,23 @@ def test_a_copy_is_given_within_the_second_then_the_page_is_rendered_anew(sharin
     assert run(get(app))[2] == "render 2"
 
 
+async def crowd(app, site, count):
+    """``count`` visitors asking at once while the site renders; the bodies they got."""
+    site.gate = asyncio.Event()
+    answers = [asyncio.ensure_future(get(app)) for _ in range(count)]
+    await asyncio.sleep(0.01)
+    site.gate.set()
+    return [body for _, _, body in await asyncio.gather(*answers)]
+
+
 def test_a_crowd_arriving_at_once_costs_one_render(sharing):
     site = Site()
     app = SharedPages(site)
-
-    async def crowd():
-        site.gate = asyncio.Event()
-        answers = [asyncio.ensure_future(get(app)) for _ in range(50)]
-        await asyncio.sleep(0.01)
-        site.gate.set()
-        return await asyncio.gather(*answers)
-
-    assert {body for _, _, body in run(crowd())} == {"render 1"}
+    assert set(run(crowd(app, site, 50))) == {"render 1"}
     assert site.renders == 1
     # A second later, the copy just out of date is given while one request renews it.
     sharing.now += 1.5
-    assert {body for _, _, body in run(crowd())} == {"render 1", "render 2"}
+    assert set(run(crowd(app, site, 50))) == {"render 1", "render 2"}
     assert site.renders == 2
     assert run(get(app))[2] == "render 2"
 
@@ -172,16 +173,7 @@ def test_a_crowd_arriving_at_once_costs_one_render(sharing):
 def test_a_page_that_is_not_marked_is_never_kept_and_nobody_waits_for_it(sharing):
     site = Site(marked=False)
     app = SharedPages(site)
-
-    async def crowd():
-        site.gate = asyncio.Event()
-        answers = [asyncio.ensure_future(get(app)) for _ in range(5)]
-        await asyncio.sleep(0.01)
-        site.gate.set()
-        return await asyncio.gather(*answers)
-
-    bodies = sorted(body for _, _, body in run(crowd()))
-    assert bodies == [f"render {n}" for n in range(1, 6)]
+    assert sorted(run(crowd(app, site, 5))) == [f"render {n}" for n in range(1, 6)]
     assert run(get(app))[2] == "render 6"
 
 
