@@ -16,12 +16,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from boards.feeds import table_feed, wall_feed
-from boards.fragments import page_options, render_table, render_wall, table_context
+from boards.fragments import page_options, render_table, render_wall
 from boards.polls import (
     answer_poll,
     answer_table_poll,
     poll_fingerprint,
     rendered,
+    table_fingerprint,
     wall_fingerprint,
 )
 from live.streams import stream_response
@@ -41,9 +42,14 @@ def board(request, number):
     if shown is not None:
         return answer_table_poll(number, shown, get_language(), lambda: render_table(number))
     table = get_object_or_404(Table, number=number)
-    context = table_context(number)
-    context |= {
+    # The page around the board's fragment as its stream sends it: rendered once per change
+    # and language for every screen, as the wall's.
+    fp = table_fingerprint(number)
+    context = {
         "table": table,
+        "number": number,
+        "fp": fp,
+        "board_html": rendered(f"t{number}", fp, get_language(), lambda: render_table(number)),
         **page_options(request),
         "qr": qr_svg(request.build_absolute_uri(request.path)),
     }

@@ -6,10 +6,12 @@ import asyncio
 import time
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 from django.http import Http404
 from django.test import AsyncClient, Client
+from django.test.utils import CaptureQueriesContext
 
+from boards.fragments import render_table
 from live import hub as hubs
 from live import streams
 from tests.factories import TableFactory, ev, record, start
@@ -304,3 +306,17 @@ def test_opening_a_stream_costs_no_query_per_screen(table, django_assert_num_que
     assert feed_for_path(f"/tables/{table.number + 40}/board/stream/") is not None
     with pytest.raises(Http404):
         feed_for_path("/tables/999/board/stream/")
+
+
+@pytest.mark.django_db
+def test_the_page_carries_the_board_its_stream_sends_rendered_once(client, table, marker_user):
+    assert render_table(3) in client.get(BOARD).content.decode()  # the free table
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    record(game, marker_user, ev("foul", fouls=("miss",)))
+    fragment = render_table(3)
+    assert 'data-fp="' in fragment and fragment in client.get(BOARD).content.decode()
+    # A second screen's page reuses that render (one per change and language).
+    with CaptureQueriesContext(connection) as queries:
+        client.get(BOARD)
+    read = " ".join(query["sql"] for query in queries)
+    assert "games_seat" not in read and "games_event" not in read  # no game read, no render
