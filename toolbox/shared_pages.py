@@ -37,7 +37,7 @@ from django.utils.translation import get_language_from_request
 HEADER = "X-Shared-For"
 MAX_PAGES = 256
 WAIT_SECONDS = 5  # how long a visitor waits for a page being rendered before asking Django
-PRIVATE_SECONDS = 60  # a page answered unmarked goes straight to Django for this long
+PRIVATE_SECONDS = 60  # a page answered unmarked (not an error) goes to Django for this long
 _HEADER_KEY = HEADER.lower().encode()
 
 
@@ -152,8 +152,9 @@ class SharedPages:
                 if any(name.lower() == _HEADER_KEY for name, _value in headers):
                     headers = [(n, v) for n, v in headers if n.lower() != _HEADER_KEY]
                     message = start = {**message, "headers": headers}
-                else:
-                    self._private(key)
+                else:  # a visitor's own page; an error says nothing of the next answer
+                    if message["status"] < 400:
+                        self._private(key)
                     rendering.set_result(None)
             elif message["type"] == "http.response.body" and start is not None:
                 body.append(message.get("body", b""))

@@ -226,3 +226,12 @@ def test_the_club_shares_its_home_page_for_a_second(sharing):
     assert "У окна" in within and "У бара" not in within
     sharing.now += 1.01
     assert "У бара" in run(get(app, host=b"testserver"))[2]
+
+
+def test_a_page_that_failed_once_is_shared_again_at_its_next_answer(sharing):
+    site = Site(marked=False, status=503)  # the database was busy
+    app = SharedPages(site)
+    assert run(get(app))[0] == 503
+    site.marked, site.status = True, 200
+    assert run(get(app))[2] == "render 2"
+    assert run(get(app))[2] == "render 2"
