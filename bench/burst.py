@@ -229,7 +229,9 @@ async def warm_up(port, workers):
 def no_copy_left():
     """Waits until no public page's copy may be given any more (``SHARED_PAGE_SECONDS``, and
     as long again out of date): each burst renders every page anew, the worst case."""
-    time.sleep(2 * int(os.environ.get("SHARED_PAGE_SECONDS", "1")) + 0.5)
+    from django.conf import settings
+
+    time.sleep(2 * settings.SHARED_PAGE_SECONDS + 0.5)
 
 
 async def burst(port, sent):

@@ -21,8 +21,6 @@ from boards.polls import (
     answer_poll,
     answer_table_poll,
     poll_fingerprint,
-    rendered,
-    table_fingerprint,
     wall_fingerprint,
 )
 from live.streams import stream_response
@@ -42,14 +40,14 @@ def board(request, number):
     if shown is not None:
         return answer_table_poll(number, shown, get_language(), lambda: render_table(number))
     table = get_object_or_404(Table, number=number)
-    # The page around the board's fragment as its stream sends it: rendered once per change
-    # and language for every screen, as the wall's.
-    fp = table_fingerprint(number)
+    # The page around the board's fragment exactly as its stream sends it: rendered once per
+    # change and language for every screen, as the wall's.
+    fp, board_html = table_feed(number).snapshot()
     context = {
         "table": table,
         "number": number,
         "fp": fp,
-        "board_html": rendered(f"t{number}", fp, get_language(), lambda: render_table(number)),
+        "board_html": board_html,
         **page_options(request),
         "qr": qr_svg(request.build_absolute_uri(request.path)),
     }
@@ -69,8 +67,7 @@ def wall(request):
         return answer_poll(shown, wall_fingerprint(), "wall", get_language(), render_wall)
     # The page around the wall's fragment as its stream sends it: rendered once per change
     # and language for every screen (a hall's TVs opening at once cost one render).
-    fp = wall_fingerprint()
-    fragment = rendered("wall", fp, get_language(), render_wall)
+    fp, fragment = wall_feed().snapshot()
     context = {"fp": fp, "wall_html": fragment, "club_name": django_settings.CLUB_NAME}
     return render(request, "boards/wall.html", context | page_options(request))
 
