@@ -8,7 +8,7 @@ renders it after every tap.
 
 import ast
 import time
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -85,7 +85,16 @@ def console_context(game, *, confirm=None, device=""):
         "in_progress": in_progress,
         "actions": [ActionView(action, variant, shown, state, names) for action in actions],
         "seat_names": names,  # the log and the labels name the players, not "Player 2"
-        "recent": list(reversed(replayed.recent)),
+        # The log, newest first, each line in words (rendered here, once per tap: cheaper than
+        # a filter per line in the template).
+        "recent": [
+            {
+                "seq": entry.seq,
+                "undone": entry.undone,
+                "text": render_message(entry.description, names),
+            }
+            for entry in reversed(replayed.recent)
+        ],
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
         "outcome": None if disputed else _outcome(shown.result(state), state, seats),
@@ -94,9 +103,21 @@ def console_context(game, *, confirm=None, device=""):
         "figures": shown.console_named_figures(state, names),
         "strip": _strip(shown, state, rows, replayed.recent, in_progress),
         "shown": shown_version(game),
+        "seq": str(game.last_seq),  # in every form: plain digits, never localised
+        "urls": console_urls(game.pk, game.table.number),
         "other_device": in_progress and services.other_devices(game, device, time.time()),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
+
+
+@lru_cache(maxsize=256)
+def console_urls(pk, table_number):
+    """The addresses a console links and posts to (reversed once per game, not per tap)."""
+    names = ("console", "console_stream", "record", "undo", "abandon", "finish", "dispute")
+    names += ("confirm_stroke", "result", "detail")
+    urls = {name: reverse(f"games:{name}", args=[pk]) for name in names}
+    urls["table"] = reverse("games:table", args=[table_number])
+    return urls
 
 
 class ActionView:

@@ -173,7 +173,11 @@ class Event(ImmutableRow, models.Model):
     deleted_message = "Events are never deleted; record an undo instead."
 
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, related_name="events", verbose_name=PLAYED_GAME
+        Game,
+        on_delete=models.PROTECT,
+        related_name="events",
+        verbose_name=PLAYED_GAME,
+        db_index=False,  # unique_event_seq (game, seq) serves every lookup by game
     )
     seq = models.PositiveIntegerField(_("number"))  # 1, 2, 3, … within the game
     kind = models.CharField(_("kind"), max_length=32)

@@ -1,11 +1,12 @@
 """Writes for games: start, record a stroke, undo, finish, abandon, rematch.
 
-Every write runs in one transaction that first locks the game row (``SELECT … FOR UPDATE``
-on PostgreSQL), checks the sequence number the marker saw, replays the stored log through
-the rules engine with the new event, and only then inserts the event and bumps
-``Game.last_seq``. A double tap or a second marker therefore finds a newer ``last_seq`` and
-is rejected; an illegal stroke is rejected by the rules engine; either way nothing changes.
-The unique (game, seq) constraint backs this up where the database cannot lock rows.
+Every write checks the sequence number the marker saw and replays the stored log through the
+rules engine with the new event before it inserts the event and bumps ``Game.last_seq``. A
+double tap or a second marker therefore finds a newer ``last_seq`` and is rejected; an
+illegal stroke is rejected by the rules engine; either way nothing changes. The tap's own
+path (``record_event``) writes only if the game row is still as it read it (a compare-and-set
+in one statement); the other writes lock the game row (``SELECT … FOR UPDATE`` on
+PostgreSQL) for their transaction. The unique (game, seq) constraint backs both up.
 """
 
 import time
@@ -19,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from games import replay_cache, rules, selectors, tap_sql
 from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat
-from live import publish_on_commit, topics
+from live import publish_clause, publish_on_commit, topics
 from players.models import Player
 from tables.models import Table
 
@@ -86,10 +87,15 @@ def when_reopened(hook):
         _REOPENED_HOOKS.append(hook)
 
 
+def _topics(game, table):
+    """What a change to ``game`` touches: its table's board, the wall, its consoles."""
+    return topics.table(table.number), topics.WALL, topics.game(game.pk)
+
+
 def _announce(game, table):
     """Once the write commits, the boards and consoles that show ``game`` are told (``live``);
     a broker that is down never fails the write."""
-    publish_on_commit(topics.table(table.number), topics.WALL, topics.game(game.pk))
+    publish_on_commit(*_topics(game, table))
 
 
 # --- starting ------------------------------------------------------------------------------
@@ -218,12 +224,12 @@ def _lock(game):
     return Game.objects.select_for_update(of=("self",)).select_related("table").get(pk=game.pk)
 
 
-def _lock_for_a_stroke(game):
-    """``_lock`` for the tap's path: the game with its table and seats in one statement
-    (``tap_sql``), the seats remembered for the console that follows."""
-    found = tap_sql.lock_with_seats(game.pk)
+def _read_for_a_stroke(game):
+    """The game with its table and seats in one statement (``tap_sql``), not locked: the
+    write that follows checks that nobody wrote in between."""
+    found = tap_sql.read_with_seats(game.pk)
     if found is None:  # a game without seats: none is started so, but be plain about it
-        return _lock(game), None
+        return Game.objects.select_related("table").get(pk=game.pk), None
     return found
 
 
@@ -257,45 +263,54 @@ def record_event(*, game, expected_seq, event, user, device=""):
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
     one of those cases nothing is written.
 
-    A stroke is applied to the replay cached on the game row (three statements, whatever the
-    game's length: the game locked and read with its table and seats, the event inserted,
-    the game updated — written out in ``tap_sql``); an undo, or a game without a valid
+    The tap's path costs two statements whatever the game's length (written out in
+    ``tap_sql``): the game read with its table and seats, then — once the rules have
+    accepted the event — the event inserted and the game updated only if its row is still
+    as it was read (in progress at ``expected_seq``): a second marker or a double tap that
+    got there first makes it write nothing and answer StaleEvent, as a lock would. A stroke
+    is applied to the replay cached on the game row; an undo, or a game without a valid
     cache, replays the stored events (one query more).
     """
+    found, seats = _read_for_a_stroke(game)
+    variant = selectors.variant_of(found)
+    if found.status != GameStatus.IN_PROGRESS:
+        raise GameClosed
+    if expected_seq != found.last_seq:
+        raise StaleEvent
     events = None
+    if event.kind in rules.META_KINDS:
+        # An undo reaches back to the state before the event it cancels, a dispute and its
+        # confirmation name the event they check: replay.
+        events = [*selectors.rules_events(found), event]
+        replayed = _replay(found, events, seq=found.last_seq + 1)
+    else:
+        replayed = selectors.replayed(found).advance(variant, event)
+    found.last_seq += 1
+    found.replay_cache = replay_cache.dump(replayed)
+    found.recent_devices = devices_after(found.recent_devices, device, time.time())
+    # Where the live broker is this database's NOTIFY, the write itself publishes.
+    publish = publish_clause(*_topics(found, found.table))
     try:
-        with transaction.atomic():
-            locked, seats = _lock_for_a_stroke(game)
-            variant = selectors.variant_of(locked)
-            if locked.status != GameStatus.IN_PROGRESS:
-                raise GameClosed
-            if expected_seq != locked.last_seq:
-                raise StaleEvent
-            if event.kind in rules.META_KINDS:
-                # An undo reaches back to the state before the event it cancels, a dispute
-                # and its confirmation name the event they check: replay.
-                events = [*selectors.rules_events(locked), event]
-                replayed = _replay(locked, events, seq=locked.last_seq + 1)
-            else:
-                replayed = selectors.replayed(locked).advance(variant, event)
-            locked.last_seq += 1
-            locked.replay_cache = replay_cache.dump(replayed)
-            locked.recent_devices = devices_after(locked.recent_devices, device, time.time())
-            tap_sql.append_event(
-                game=locked,
-                seq=locked.last_seq,
-                kind=event.kind,
-                payload=event.to_payload(),
-                user_id=user.pk if user is not None and user.is_authenticated else None,
-                replay_cache=locked.replay_cache,
-                recent_devices=locked.recent_devices,
-            )
-            _announce(locked, locked.table)
-    except IntegrityError:
-        # Another writer took this sequence number first (databases without row locks).
-        raise StaleEvent from None
-    selectors.remember(locked, replayed, events, seats=seats)
-    return locked
+        written = tap_sql.append_event(
+            game=found,
+            seq=found.last_seq,
+            kind=event.kind,
+            payload=event.to_payload(),
+            user_id=user.pk if user is not None and user.is_authenticated else None,
+            replay_cache=found.replay_cache,
+            recent_devices=found.recent_devices,
+            status=GameStatus.IN_PROGRESS,
+            publish=publish,
+        )
+    except IntegrityError:  # the sequence number was taken after all
+        written = False
+    if not written:  # another write got there first: say which kind
+        status = Game.objects.filter(pk=found.pk).values_list("status", flat=True).first()
+        raise GameClosed if status != GameStatus.IN_PROGRESS else StaleEvent
+    if publish is None:
+        _announce(found, found.table)
+    selectors.remember(found, replayed, events, seats=seats)
+    return found
 
 
 def _replay(game, events, seq):

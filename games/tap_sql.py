@@ -1,21 +1,24 @@
 """The stroke's write path in plain SQL: what a marker's tap costs the server, written out.
 
-``services.record_event`` runs on every tap. The ORM spent more of it compiling its three
-statements (the locked game with its table and seats, the event, the game's new
-``last_seq``) than the database spent running them, so these are compiled once per process
-and mapped back to model instances here — with the fields' own converters, so an instance is
-what the ORM would have made. Nothing else in the project needs this; nothing else should.
+``services.record_event`` runs on every tap. The ORM spent more of it compiling its
+statements (the game with its table and seats, the event, the game's new ``last_seq``) than
+the database spent running them, so these are compiled once per process and mapped back to
+model instances here — with the fields' own converters, so an instance is what the ORM would
+have made. Nothing else in the project needs this; nothing else should.
 
-- ``lock_with_seats(pk)``: the game row, locked until the end of the transaction (``FOR
-  UPDATE OF`` the game only, where the database has row locks), its table, and its seats in
-  playing order with their players: one statement. ``None`` when the game has no seat.
-- ``append_event(game, seq, event, user, replay_cache, recent_devices)``: the event inserted
-  and the game's ``last_seq``, cached replay and recent devices stored.
+- ``read_with_seats(pk)``: the game row, its table, and its seats in playing order with
+  their players: one statement, no lock. ``None`` when the game has no seat.
+- ``append_event(game, seq, …)``: the event inserted and the game's ``last_seq``, cached
+  replay and recent devices stored — only if the game is still in progress at ``seq - 1``
+  (a compare-and-set: whoever wrote first wins, the other writes nothing). On PostgreSQL
+  one statement (its own transaction: no BEGIN and COMMIT to wait for); elsewhere the update
+  and the insert in one transaction.
 """
 
+from contextlib import nullcontext
 from functools import cache
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.models import Event, Game, Seat
@@ -23,13 +26,18 @@ from players.models import Player
 from tables.models import Table
 
 _JOINED = ((Game, "g"), (Table, "t"), (Seat, "s"), (Player, "p"))
+# A seated player's columns read: what names him and links him. The rest (his contacts,
+# notes and timestamps — a timestamp costs more to load than any other column) are deferred.
+_PLAYER_FIELDS = ("id", "full_name", "nickname", "skill_class", "is_active", "user_id")
 
 
 @cache
 def _fields(model, alias):
-    """(field, column expression, converters) for each concrete field of ``model``."""
+    """(field, column expression, converters) for each concrete field of ``model`` read."""
     fields = []
     for field in model._meta.concrete_fields:
+        if model is Player and field.attname not in _PLAYER_FIELDS:
+            continue
         column = field.get_col(alias)
         converters = [
             *connection.ops.get_db_converters(column),
@@ -39,15 +47,19 @@ def _fields(model, alias):
     return fields
 
 
-@cache
-def _lock_sql(vendor):
+def _columns(joined):
     quote = connection.ops.quote_name
-    columns = ", ".join(
+    return ", ".join(
         f"{alias}.{quote(field.column)}"
-        for model, alias in _JOINED
+        for model, alias in joined
         for field, _column, _converters in _fields(model, alias)
     )
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+
+
+@cache
+def _read_sql(vendor):
+    """(the game with its table, the seats with their players in playing order)."""
+    quote = connection.ops.quote_name
 
     def column(model, name):
         return quote(model._meta.get_field(name).column)
@@ -55,14 +67,18 @@ def _lock_sql(vendor):
     def pk(model):
         return quote(model._meta.pk.column)
 
-    return (
-        f"SELECT {columns} FROM {quote(Seat._meta.db_table)} s"
-        f" JOIN {quote(Game._meta.db_table)} g ON g.{pk(Game)} = s.{column(Seat, 'game')}"
+    game = (
+        f"SELECT {_columns(_JOINED[:2])} FROM {quote(Game._meta.db_table)} g"
         f" JOIN {quote(Table._meta.db_table)} t ON t.{pk(Table)} = g.{column(Game, 'table')}"
+        f" WHERE g.{pk(Game)} = %s"
+    )
+    seats = (
+        f"SELECT {_columns(_JOINED[2:])} FROM {quote(Seat._meta.db_table)} s"
         f" LEFT JOIN {quote(Player._meta.db_table)} p"
         f" ON p.{pk(Player)} = s.{column(Seat, 'player')}"
-        f" WHERE s.{column(Seat, 'game')} = %s ORDER BY s.{column(Seat, 'position')}{lock}"
+        f" WHERE s.{column(Seat, 'game')} = %s ORDER BY s.{column(Seat, 'position')}"
     )
+    return game, seats
 
 
 def _instance(model, alias, values):
@@ -76,58 +92,93 @@ def _instance(model, alias, values):
     return model.from_db(connection.alias, names, converted)
 
 
-def lock_with_seats(pk):
-    """(game, seats) read in one statement, the game row locked; None if it has no seat."""
+def _both_at_once():
+    """Whether two statements can go in one round trip: psycopg's client-side binding (the
+    default of Django's PostgreSQL backend) sends them as one query with two results."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    return connection.vendor == "postgresql" and not options.get("server_side_binding")
+
+
+def read_with_seats(pk):
+    """(game, seats): the game with its table, and its seats in playing order with their
+    players, in one round trip on PostgreSQL; None if the game has no seat."""
+    game_sql, seats_sql = _read_sql(connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(_lock_sql(connection.vendor), [pk])
-        rows = cursor.fetchall()
-    if not rows:
+        if _both_at_once():
+            cursor.execute(f"{game_sql}; {seats_sql}", [pk, pk])
+            game_rows = cursor.fetchall()
+            cursor.nextset()
+        else:
+            cursor.execute(game_sql, [pk])
+            game_rows = cursor.fetchall()
+            cursor.execute(seats_sql, [pk])
+        seat_rows = cursor.fetchall()
+    if not game_rows or not seat_rows:
         return None
-    widths = [len(_fields(model, alias)) for model, alias in _JOINED]
-    bounds = [sum(widths[:i]) for i in range(len(widths) + 1)]
-
-    def part(row, index):
-        return row[bounds[index] : bounds[index + 1]]
-
-    game = _instance(Game, "g", part(rows[0], 0))
-    Game.table.field.set_cached_value(game, _instance(Table, "t", part(rows[0], 1)))
+    game_width = len(_fields(Game, "g"))
+    seat_width = len(_fields(Seat, "s"))
+    game = _instance(Game, "g", game_rows[0][:game_width])
+    Game.table.field.set_cached_value(game, _instance(Table, "t", game_rows[0][game_width:]))
     seats = []
-    for row in rows:
-        seat = _instance(Seat, "s", part(row, 2))
+    for row in seat_rows:
+        seat = _instance(Seat, "s", row[:seat_width])
         Seat.game.field.set_cached_value(seat, game)
-        player_values = part(row, 3)
+        player_values = row[seat_width:]
         player = None if player_values[0] is None else _instance(Player, "p", player_values)
         Seat.player.field.set_cached_value(seat, player)
         seats.append(seat)
     return game, seats
 
 
+# The names of the columns written, in the order of the values ``append_event`` passes.
+_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "recorded_by_id", "recorded_at")
+
+
 @cache
-def _append_sql(vendor):
+def _append_sql(vendor, publishing):
+    """(update, insert) on any database; on PostgreSQL (update, None): one statement that
+    does both and, when ``publishing``, evaluates the broker's clause once it has."""
     quote = connection.ops.quote_name
-    names = ("game_id", "seq", "kind", "payload", "recorded_by_id", "recorded_at")
-    columns = ", ".join(quote(Event._meta.get_field(name).column) for name in names)
-    insert = (
-        f"INSERT INTO {quote(Event._meta.db_table)} ({columns})"
-        f" VALUES ({', '.join(['%s'] * len(names))})"
-    )
-    last_seq, replay_cache, devices = (
+    game_table, pk = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    last_seq, status, replay_cache, devices = (
         quote(Game._meta.get_field(name).column)
-        for name in ("last_seq", "replay_cache", "recent_devices")
+        for name in ("last_seq", "status", "replay_cache", "recent_devices")
     )
+    columns = ", ".join(quote(Event._meta.get_field(name).column) for name in _EVENT_COLUMNS)
+    values = ", ".join(["%s"] * len(_EVENT_COLUMNS))
     update = (
-        f"UPDATE {quote(Game._meta.db_table)} SET {last_seq} = %s, {replay_cache} = %s,"
-        f" {devices} = %s WHERE {quote(Game._meta.pk.column)} = %s"
+        f"UPDATE {game_table} SET {last_seq} = %s, {replay_cache} = %s, {devices} = %s"
+        f" WHERE {pk} = %s AND {last_seq} = %s AND {status} = %s"
     )
-    return insert, update
+    insert = f"INSERT INTO {quote(Event._meta.db_table)} ({columns})"
+    if vendor == "postgresql":  # data-modifying WITHs: the event only if the game was set
+        return (
+            f"WITH g AS ({update} RETURNING {pk}),"
+            f" e AS ({insert} SELECT {values} FROM g RETURNING 1)"
+            f" SELECT {publishing or 1} FROM e",
+            None,
+        )
+    return update, f"{insert} VALUES ({values})"
 
 
-def append_event(*, game, seq, kind, payload, user_id, replay_cache, recent_devices):
+def append_event(
+    *, game, seq, kind, payload, user_id, replay_cache, recent_devices, status, publish=None
+):
     """Inserts event ``seq`` of ``game`` and stores ``last_seq = seq``, the cached replay and
-    the devices that recorded lately.
+    the devices that recorded lately — if the game's row still has ``last_seq = seq - 1`` and
+    ``status``. Returns whether it did (False: another writer was first; nothing written).
+    ``publish``: ``live.publish_clause(…)``, evaluated once written (None: nothing is).
 
     An (game, seq) already taken raises ``IntegrityError`` as the ORM's insert would."""
     field = Event._meta.get_field
+    game_values = [
+        seq,
+        Game._meta.get_field("replay_cache").get_db_prep_save(replay_cache, connection),
+        Game._meta.get_field("recent_devices").get_db_prep_save(recent_devices, connection),
+        game.pk,
+        seq - 1,
+        status,
+    ]
     event_values = [
         game.pk,
         seq,
@@ -136,13 +187,19 @@ def append_event(*, game, seq, kind, payload, user_id, replay_cache, recent_devi
         user_id,
         field("recorded_at").get_db_prep_save(timezone.now(), connection),
     ]
-    game_values = [
-        seq,
-        Game._meta.get_field("replay_cache").get_db_prep_save(replay_cache, connection),
-        Game._meta.get_field("recent_devices").get_db_prep_save(recent_devices, connection),
-        game.pk,
-    ]
-    insert, update = _append_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(insert, event_values)
+    clause, clause_values = publish or (None, [])
+    update, insert = _append_sql(connection.vendor, clause)
+    # Inside a caller's transaction, a savepoint: a refused insert leaves that transaction
+    # usable. Outside one on PostgreSQL, the one statement is its own transaction.
+    atomic = insert is not None or connection.in_atomic_block
+    with transaction.atomic() if atomic else nullcontext(), connection.cursor() as cursor:
+        if insert is None:
+            cursor.execute(update, game_values + event_values + clause_values)
+            return cursor.fetchone() is not None
         cursor.execute(update, game_values)
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(insert, event_values)
+        if clause is not None:
+            cursor.execute(f"SELECT {clause}", clause_values)
+        return True

@@ -44,6 +44,11 @@ class Broker:
     def publish(self, topics):
         raise NotImplementedError
 
+    def clause(self, topics):
+        """An SQL expression and its parameters that publish ``topics`` as part of a
+        writer's own statement on the site's database, or None where that cannot be."""
+        return None
+
     async def listen(self, deliver, ready):
         raise NotImplementedError
 
@@ -80,6 +85,12 @@ class PostgresBroker(Broker):
         """``connection_params`` (psycopg's): another database than the site's (tests)."""
         self.channel = channel
         self._params = connection_params
+
+    def clause(self, topics):
+        """``pg_notify(…)``: a NOTIFY is sent as its statement's transaction commits."""
+        if self._params is not None:  # another database than the site's
+            return None
+        return "pg_notify(%s, %s)", [self.channel, encode(topics)]
 
     def publish(self, topics):
         query, params = "SELECT pg_notify(%s, %s)", [self.channel, encode(topics)]

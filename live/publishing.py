@@ -30,6 +30,16 @@ def publish_on_commit(*topics):
     transaction.on_commit(lambda: publish_now(topics), robust=True)
 
 
+def publish_clause(*topics):
+    """``(sql, params)``: an expression a writer's own SQL statement on the site's database can
+    evaluate instead of calling ``publish_on_commit(*topics)`` — where the broker is that
+    database's NOTIFY, it publishes as the statement commits, with no round trip of its own.
+    None with any other broker (then ``publish_on_commit``)."""
+    if time.monotonic() < _down_until:
+        return None
+    return hub.get_hub().broker.clause(list(topics))
+
+
 def publish_now(topics):
     """Publishes at once; never raises (a broker failure is logged)."""
     global _down_until

@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.backends.utils import csrf_input
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -141,6 +142,8 @@ def console_access(view):
     role (``toolbox.roles``) and a seat of his in this very game, scored by its players —
     only that game, only at its table. Anyone else: the login page or 403, as for markers."""
 
+    for_markers = marker_required(view)
+
     @wraps(view)
     def wrapped(request, pk, *args, **kwargs):
         user = request.user
@@ -151,7 +154,7 @@ def console_access(view):
             and selectors.records_own_game(user, pk)
         ):
             return view(request, pk, *args, **kwargs)
-        return marker_required(view)(request, pk, *args, **kwargs)
+        return for_markers(request, pk, *args, **kwargs)
 
     return wrapped
 
@@ -299,6 +302,7 @@ def _game(pk):
 
 def _render_console(request, game, *, error=None, confirm=None):
     context = console_context(game, confirm=confirm, device=device_of(request))
+    context["csrf_field"] = csrf_input(request)  # one token for all its forms, masked once
     if not request.htmx:  # the whole page: its outbox's settings, read once
         context["offline"] = offline_config(game)
     if isinstance(error, rules.Message):  # the rules' reason, naming the players

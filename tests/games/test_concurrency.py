@@ -1,6 +1,6 @@
 """Two markers (or a double tap) racing on one game: exactly one stroke is recorded.
 
-These need real row locks and concurrent connections: PostgreSQL only.
+These need concurrent connections (and, for the other writes, row locks): PostgreSQL only.
 """
 
 import threading
@@ -51,15 +51,16 @@ def run_together(count, work):
 
 @pytest.fixture
 def slow_replay(monkeypatch):
-    """Each writer holds the game's lock a little while, so the two really overlap."""
-    lock = services._lock
+    """Each writer takes a while between reading the game and writing, so both read it as
+    it was before either wrote."""
+    read = services._read_for_a_stroke
 
-    def slow_lock(game):
-        locked = lock(game)
+    def slow_read(game):
+        found = read(game)
         time.sleep(0.2)
-        return locked
+        return found
 
-    monkeypatch.setattr(services, "_lock", slow_lock)
+    monkeypatch.setattr(services, "_read_for_a_stroke", slow_read)
 
 
 def test_two_posts_with_the_same_seq_record_exactly_one(table, players, marker_user, slow_replay):

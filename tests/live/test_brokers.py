@@ -8,7 +8,10 @@ import time
 import uuid
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from games import services
 from live import hub as hubs
 from live import publishing
 from live.brokers import (
@@ -254,10 +257,23 @@ def test_a_stroke_is_recorded_while_the_broker_is_down(
     assert game.last_seq == 2 and time.monotonic() - started < 0.5
 
 
+@pytest.fixture
+def broker_choice(settings):
+    """Sets ``LIVE_BROKER`` for the test: ``broker_choice("postgres")``; the hub is made anew."""
+
+    def choose(name):
+        settings.LIVE_BROKER = name
+        hubs.reset_hub()
+
+    yield choose
+    hubs.reset_hub()
+
+
 @pytest.mark.django_db
 def test_a_stroke_publishes_its_table_the_wall_and_its_console(
-    settings, table, marker_user, django_capture_on_commit_callbacks, monkeypatch
+    broker_choice, table, marker_user, django_capture_on_commit_callbacks, monkeypatch
 ):
+    broker_choice("inprocess")  # (as Redis would: a publish of its own once committed)
     published = []
     monkeypatch.setattr(publishing, "publish_now", published.append)
     game = start(table, "cork", ["Аня", "Борис"], marker_user)
@@ -268,3 +284,28 @@ def test_a_stroke_publishes_its_table_the_wall_and_its_console(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         record(game, marker_user, ev("foul", fouls=("miss",)))
     assert len(callbacks) == 1  # published after the commit, not before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's NOTIFY")
+def test_on_postgresql_the_stroke_s_own_statement_notifies(
+    broker_choice, table, marker_user, monkeypatch
+):
+    """The write that records the stroke carries its NOTIFY: the listeners hear the topics
+    once it commits, with no publish of its own; a refused stroke is heard by nobody."""
+    broker_choice("postgres")
+    published = []
+    monkeypatch.setattr(publishing, "publish_now", published.append)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    published.clear()  # the start's
+    with Listening(PostgresBroker()) as listening:
+        with CaptureQueriesContext(connection) as queries:
+            game = record(game, marker_user, ev("foul", fouls=("miss",)))
+        assert listening.heard_something.wait(3), "nothing heard"
+        assert listening.heard == [[f"table.{table.number}", "wall", f"game.{game.pk}"]]
+        assert [q for q in queries if "pg_notify" in q["sql"]], "the NOTIFY is not in the write"
+        listening.heard_something.clear()
+        with pytest.raises(services.StaleEvent):
+            services.record_event(game=game, expected_seq=0, event=ev("stroke"), user=None)
+        assert not listening.heard_something.wait(0.5)
+    assert published == []
