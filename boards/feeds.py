@@ -3,6 +3,7 @@ the same per-fingerprint render cache as their polls (``boards.polls``), so a ch
 rendered once per language whether a TV polls or holds a stream."""
 
 import time
+from functools import lru_cache
 
 from django.http import Http404
 from django.urls import Resolver404, resolve
@@ -18,7 +19,10 @@ KNOWN_TABLES_SECONDS = 10  # how long this process trusts its list of the tables
 _known = {"numbers": frozenset(), "until": 0.0}
 
 
+@lru_cache(maxsize=1024)
 def table_feed(number):
+    """A table board's feed: one object per table, shared by all its screens (each screen
+    keeps a reference to it, not a copy: bench/board_push.py counts a stream's bytes)."""
     key = f"t{number}"
 
     def snapshot():
@@ -28,6 +32,7 @@ def table_feed(number):
     return Feed(key=key, topic=topics.table(number), event="board", snapshot=snapshot)
 
 
+@lru_cache(maxsize=1)
 def wall_feed():
     def snapshot():
         fp = wall_fingerprint()

@@ -56,6 +56,10 @@ class AsyncSubscription:
         self._changed = True
         _resolve(self._waiter)
 
+    def nudge(self):
+        """Wakes the waiter as a change of its topic would (in the loop's thread)."""
+        self._set()
+
     def _time_up(self):
         self._timer, self._timed_out = None, True
         _resolve(self._waiter)
