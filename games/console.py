@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.templatetags.static import static
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
@@ -110,9 +110,13 @@ def console_context(game, *, confirm=None, device=""):
     }
 
 
-@lru_cache(maxsize=256)
 def console_urls(pk, table_number):
     """The addresses a console links and posts to (reversed once per game, not per tap)."""
+    return _console_urls(get_script_prefix(), pk, table_number)
+
+
+@lru_cache(maxsize=256)
+def _console_urls(script_prefix, pk, table_number):
     names = ("console", "console_stream", "record", "undo", "abandon", "finish", "dispute")
     names += ("confirm_stroke", "result", "detail")
     urls = {name: reverse(f"games:{name}", args=[pk]) for name in names}

@@ -6,8 +6,9 @@ the database spent running them, so these are compiled once per process and mapp
 model instances here — with the fields' own converters, so an instance is what the ORM would
 have made. Nothing else in the project needs this; nothing else should.
 
-- ``read_with_seats(pk)``: the game row, its table, and its seats in playing order with
-  their players: one statement, no lock. ``None`` when the game has no seat.
+- ``read_with_seats(pk)``: the game row with its table, and its seats in playing order with
+  their players: two statements, sent at once on PostgreSQL; no lock. ``None`` when the game
+  has no seat.
 - ``append_event(game, seq, …)``: the event inserted and the game's ``last_seq``, cached
   replay and recent devices stored — only if the game is still in progress at ``seq - 1``
   (a compare-and-set: whoever wrote first wins, the other writes nothing). On PostgreSQL

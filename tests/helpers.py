@@ -13,6 +13,22 @@ from games.models import Game
 HX = {"HX-Request": "true"}
 
 
+def asgi_scope(path, query="", headers=()):
+    """The ASGI scope of a browser's GET of ``path`` (with ``query``, and more headers)."""
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "scheme": "http",
+        "query_string": query.encode(),
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": ("127.0.0.1", 5000),
+        "server": ("testserver", 80),
+    }
+
+
 def run_async(coroutine, timeout=20):
     """``asyncio.run(coroutine)`` in a thread of its own: the browser tests' Playwright keeps
     an event loop running in the test's thread."""

@@ -15,7 +15,7 @@ from boards.fragments import render_table
 from live import hub as hubs
 from live import streams
 from tests.factories import TableFactory, ev, record, start
-from tests.helpers import run_async, shown_fp
+from tests.helpers import asgi_scope, run_async, shown_fp
 
 BOARD = "/tables/3/board/"
 STREAM = "/tables/3/board/stream/"
@@ -185,19 +185,7 @@ def asgi_get(path, query="", headers=(), disconnect_after=1):
             if sum(1 for m in sent if m.get("body")) >= disconnect_after:
                 gone.set()
 
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": path,
-            "raw_path": path.encode(),
-            "root_path": "",
-            "scheme": "http",
-            "query_string": query.encode(),
-            "headers": [(b"host", b"testserver"), *headers],
-            "client": ("127.0.0.1", 5000),
-            "server": ("testserver", 80),
-        }
-        await asyncio.wait_for(application(scope, receive, send), 10)
+        await asyncio.wait_for(application(asgi_scope(path, query, headers), receive, send), 10)
         return sent
 
     sent = run_async(scenario())
@@ -259,20 +247,8 @@ def test_a_screen_that_stops_reading_is_dropped_not_kept(table, monkeypatch, cap
                 await never.wait()  # the second chunk finds the buffer full: it waits
             sent.append(message)
 
-        scope = {
-            "type": "http",
-            "method": "GET",
-            "path": STREAM,
-            "raw_path": STREAM.encode(),
-            "root_path": "",
-            "scheme": "http",
-            "query_string": b"fp=stale",
-            "headers": [(b"host", b"testserver")],
-            "client": ("127.0.0.1", 5000),
-            "server": ("testserver", 80),
-        }
         started = asyncio.get_running_loop().time()
-        await asyncio.wait_for(application(scope, receive, send), 10)
+        await asyncio.wait_for(application(asgi_scope(STREAM, "fp=stale"), receive, send), 10)
         return sent, asyncio.get_running_loop().time() - started
 
     sent, took = run_async(scenario())

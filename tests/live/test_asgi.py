@@ -11,25 +11,10 @@ from live import streams
 from live.asgi import StreamRouter
 from live.publishing import publish_now
 from live.streams import Feed
-from tests.helpers import run_async
+from tests.helpers import asgi_scope, run_async
 
 TOPIC = "test.audience"
 PATH = "/t/stream/"
-
-
-def scope():
-    return {
-        "type": "http",
-        "method": "GET",
-        "path": PATH,
-        "raw_path": PATH.encode(),
-        "root_path": "",
-        "scheme": "http",
-        "query_string": b"fp=none",
-        "headers": [(b"host", b"testserver")],
-        "client": ("127.0.0.1", 5000),
-        "server": ("testserver", 80),
-    }
 
 
 def ids(messages):
@@ -80,7 +65,7 @@ def test_every_screen_gets_each_change_and_a_stalled_one_the_newest(monkeypatch)
                     await released.wait()  # C's client reads nothing for a while
                 received[name].append(message)
 
-            return router(scope(), receive, send)
+            return router(asgi_scope(PATH, "fp=none"), receive, send)
 
         tasks = [asyncio.create_task(screen(name)) for name in "ABC"]
         await until(lambda: ids(received["A"]) == ids(received["B"]) == ["v1"])
