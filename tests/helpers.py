@@ -2,15 +2,58 @@
 (HTMX posts with the seq shown) and the boards (polls with the fingerprint shown)."""
 
 import asyncio
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
+from django.db import connection
 from django.urls import reverse
 
 from games import rules, selectors
 from games.models import Game
 
 HX = {"HX-Request": "true"}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start_server(port):
+    """uvicorn, as in production (ASGI: the boards' streams served by ``live.asgi``), on the
+    test database — PostgreSQL: another process can reach it, and the tests' commits."""
+    name = connection.settings_dict["NAME"]
+    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}", DEBUG="1")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "clubsite.asgi:application", "--port", str(port),
+         "--lifespan", "off", "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return server
+        except OSError:
+            time.sleep(0.2)
+    server.kill()
+    raise AssertionError("the server did not start")
+
+
+def stop_server(server):
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
 
 
 def asgi_scope(path, query="", headers=()):

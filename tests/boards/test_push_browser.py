@@ -6,15 +6,20 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from playwright.sync_api import expect
 
+from games import selectors
+from games.i18n import minus
 from tables.models import Table
 from tests.conftest import login as sign_in
 from tests.factories import ev, record, start
+from tests.helpers import free_port, start_server, stop_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+TV = {"width": 1920, "height": 1080}
 POLLS = "**/tables/3/board/?fp=*"
 STREAMS = "**/tables/3/board/stream/**"
 
@@ -94,3 +99,47 @@ def test_a_board_opened_with_poll_1_polls_and_holds_no_stream(page, live_server,
     expect(score_of(page, 0)).to_have_text("−1", timeout=3000)
     assert polls and not streams
     assert page.locator("body.streaming").count() == 0
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a server of its own needs PostgreSQL"
+)
+def test_screens_served_by_uvicorn_all_show_each_stroke_at_once(browser, marker_user):
+    """As in production: uvicorn answers the streams beside Django (``live.asgi``), one
+    audience writes each stroke to every screen of the table — two TVs and a phone here, in
+    two languages — through PostgreSQL's NOTIFY from the stroke's own statement."""
+    table = Table.objects.create(number=3)
+    game = start(table, "cork", ["Аня", "Борис"], marker_user)
+    port = free_port()
+    server = start_server(port)
+    screens = [
+        (TV, "ru-RU", ""),
+        (TV, "ru-RU", ""),
+        ({"width": 360, "height": 740}, "en-US", "?lang=en"),
+    ]
+    contexts = []
+    try:
+        pages = []
+        for viewport, locale, query in screens:
+            contexts.append(browser.new_context(viewport=viewport, locale=locale))
+            page = contexts[-1].new_page()
+            page.goto(f"http://127.0.0.1:{port}/tables/3/board/{query}")
+            page.locator("body.streaming").wait_for(timeout=5000)
+            pages.append(page)
+        for event in (ev("foul", fouls=("miss",)), ev("score")):
+            game = record(game, marker_user, event)
+            recorded = time.monotonic()
+            scores = selectors.game_state(game).scores  # what the engine says
+            for page in pages:
+                for seat, points in enumerate(scores):
+                    expect(score_of(page, seat)).to_have_text(str(minus(points)), timeout=2000)
+            elapsed = time.monotonic() - recorded
+            assert elapsed < 1.5, f"the stroke took {elapsed:.3f} s to reach the last screen"
+        expect(pages[2].locator("#board")).to_contain_text("Bank")  # the phone's language
+        ARTIFACTS.mkdir(exist_ok=True)
+        pages[0].screenshot(path=ARTIFACTS / "board-pushed-by-uvicorn-tv.png")
+        pages[2].screenshot(path=ARTIFACTS / "board-pushed-by-uvicorn-phone.png")
+    finally:
+        for context in contexts:
+            context.close()
+        stop_server(server)

@@ -7,11 +7,7 @@ here checks it against the server's for random games of every variant.
 Screenshots go to test-artifacts/ (git-ignored)."""
 
 import json
-import os
 import random
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -28,6 +24,7 @@ from tests.conftest import login as sign_in
 from tests.factories import TableFactory, UserFactory, start
 from tests.games.rules.test_offline import entries_for
 from tests.games.test_offline_through_views import random_events
+from tests.helpers import free_port, start_server, stop_server
 from toolbox.roles import MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -292,40 +289,6 @@ def test_the_browsers_engine_computes_what_the_servers_computes(browser, live_se
 
 
 # --- a server restarted while the strokes wait (a server of the test's own) -------------------
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start_server(port):
-    """uvicorn on the test database (PostgreSQL: a subprocess can reach it)."""
-    name = connection.settings_dict["NAME"]
-    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}", DEBUG="1")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "clubsite.asgi:application", "--port", str(port),
-         "--lifespan", "off", "--log-level", "warning"],
-        cwd=ROOT, env=env,
-    )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return server
-        except OSError:
-            time.sleep(0.2)
-    server.kill()
-    raise AssertionError("the server did not start")
-
-
-def stop_server(server):
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
 
 
 @pytest.mark.skipif(
