@@ -21,6 +21,15 @@ HX = {"HX-Request": "true"}
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def reachable(port):
+    """Whether a server answers on 127.0.0.1:``port`` (PostgreSQL, Redis, Mosquitto…)."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -39,11 +48,9 @@ def start_server(port):
     )  # fmt: skip
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        if reachable(port):
             return server
-        except OSError:
-            time.sleep(0.2)
+        time.sleep(0.2)
     server.kill()
     raise AssertionError("the server did not start")
 

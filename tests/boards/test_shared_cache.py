@@ -1,6 +1,5 @@
 """With REDIS_URL the server's processes share one cache: what one renders, the others reuse."""
 
-import socket
 import uuid
 
 import pytest
@@ -10,24 +9,16 @@ from django.core.cache import cache
 from boards import fragments
 from records import rating
 from tests.factories import ev, record, start
-from tests.helpers import poll, shown_fp
+from tests.helpers import poll, reachable, shown_fp
 
 pytestmark = pytest.mark.django_db
 
 BOARD = "/tables/3/board/"
 
 
-def redis_is_running():
-    try:
-        socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
-
-
 @pytest.fixture
 def redis_cache(settings):
-    if not redis_is_running():
+    if not reachable(6379):
         pytest.skip("no Redis on 127.0.0.1:6379")
     prefix = f"luza-test-{uuid.uuid4().hex}"  # this test's keys only
     settings.CACHES = {

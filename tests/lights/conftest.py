@@ -13,17 +13,10 @@ from django.db import connection, connections
 
 from lights.controller import Controller
 from lights.drivers.mqtt import TasmotaMqtt
+from tests.helpers import reachable
 from tests.lights.tasmota import TasmotaRelay
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-
-
-def reachable(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
 
 
 needs_broker = pytest.mark.skipif(not reachable(1883), reason="no MQTT broker on 1883")

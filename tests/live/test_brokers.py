@@ -2,7 +2,6 @@
 listening connection out to its subscribers; a dead broker never fails a write."""
 
 import asyncio
-import socket
 import threading
 import time
 import uuid
@@ -23,21 +22,7 @@ from live.brokers import (
 )
 from live.hub import AsyncSubscription, Hub, ThreadSubscription
 from tests.factories import ev, record, start
-from tests.helpers import run_async
-
-
-def reachable(port):
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-    except OSError:
-        return False
-    return True
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from tests.helpers import free_port, reachable, run_async
 
 
 class Listening:
