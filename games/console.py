@@ -76,6 +76,12 @@ def console_context(game, *, confirm=None, device=""):
     playing = in_progress and not state.finished and disputed is None
     actions = variant.legal_actions(state) if playing else ()
     undoable = replayed.undoable if in_progress else None
+    # The log, newest first, each line in words (rendered here, once per tap: cheaper than a
+    # filter per line in the template; the strip shows the first again).
+    recent = [
+        {"seq": entry.seq, "undone": entry.undone, "text": render_message(entry.description, names)}
+        for entry in reversed(replayed.recent)
+    ]
     return {
         "game": game,
         "variant": variant,
@@ -85,23 +91,14 @@ def console_context(game, *, confirm=None, device=""):
         "in_progress": in_progress,
         "actions": [ActionView(action, variant, shown, state, names) for action in actions],
         "seat_names": names,  # the log and the labels name the players, not "Player 2"
-        # The log, newest first, each line in words (rendered here, once per tap: cheaper than
-        # a filter per line in the template).
-        "recent": [
-            {
-                "seq": entry.seq,
-                "undone": entry.undone,
-                "text": render_message(entry.description, names),
-            }
-            for entry in reversed(replayed.recent)
-        ],
+        "recent": recent,
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
         "outcome": None if disputed else _outcome(shown.result(state), state, seats),
         "disputed": disputed,
         "pocket_map": shown.pocket_map(state),
         "figures": shown.console_named_figures(state, names),
-        "strip": _strip(shown, state, rows, replayed.recent, in_progress),
+        "strip": _strip(shown, state, rows, recent, in_progress),
         "shown": shown_version(game),
         "seq": str(game.last_seq),  # in every form: plain digits, never localised
         "urls": console_urls(game.pk, game.table.number),
@@ -198,7 +195,7 @@ def _strip(shown, state, rows, recent, in_progress):
         "name": turn["seat"].name if turn and in_progress and not state.finished else "",
         "score": turn["score"] if turn else None,
         "figure": shown.console_key_figure(state),
-        "last": recent[-1] if recent else None,
+        "last": recent[0] if recent else None,  # newest first
     }
 
 

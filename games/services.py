@@ -289,7 +289,8 @@ def record_event(*, game, expected_seq, event, user, device=""):
     found.replay_cache = replay_cache.dump(replayed)
     found.recent_devices = devices_after(found.recent_devices, device, time.time())
     # Where the live broker is this database's NOTIFY, the write itself publishes.
-    publish = publish_clause(*_topics(found, found.table))
+    changed = _topics(found, found.table)
+    publish = publish_clause(*changed)
     try:
         written = tap_sql.append_event(
             game=found,
@@ -308,7 +309,7 @@ def record_event(*, game, expected_seq, event, user, device=""):
         status = Game.objects.filter(pk=found.pk).values_list("status", flat=True).first()
         raise GameClosed if status != GameStatus.IN_PROGRESS else StaleEvent
     if publish is None:
-        _announce(found, found.table)
+        publish_on_commit(*changed)
     selectors.remember(found, replayed, events, seats=seats)
     return found
 
