@@ -102,17 +102,3 @@ def test_what_is_not_an_error_is_left_as_it_is(client, table):
     assert client.get("/api/v1/docs")["Content-Type"].startswith("text/html")  # Swagger UI
     assert client.get("/api/v1/tables")["Location"] == "/api/v1/tables/"  # the slash added
     assert problem_of(client.get("/api/v1/tables/0/"), 400)["errors"]  # ninja's own
-
-
-def test_the_site_s_pages_keep_their_400_page(client, settings):
-    """Outside the API the same refusals are the site's 400 page — a query of too many
-    parameters, a Host not allowed: they were a 500 (the page failed for want of a user)."""
-    settings.DEBUG = False
-    for answer in (
-        client.get("/?x=%00"),
-        client.get(f"/tournaments/?{TOO_MANY}"),
-        client.get("/", HTTP_HOST="evil.example"),
-    ):
-        assert answer.status_code == 400
-        assert answer["Content-Type"].startswith("text/html")
-        assert "Неверный запрос" in answer.content.decode()
