@@ -9,7 +9,7 @@ DEMO_SITE ?= http://$(HOST)
 .PHONY: run test setup setup-runtime messages lint clean
 
 # Exactly what CI tested: every package pinned with its hashes (requirements*.txt are generated
-# by pip-compile from requirements*.in; see README, "Dependencies").
+# by pip-compile from requirements*.in; see docs/development.md, "Dependencies").
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
