@@ -3,11 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1:8000
+# The address the demo's printed sign-in links point to: where `make run` serves, unless set.
+DEMO_SITE ?= http://$(HOST)
 
 .PHONY: run test setup setup-runtime messages lint clean
 
 # Exactly what CI tested: every package pinned with its hashes (requirements*.txt are generated
-# by pip-compile from requirements*.in; see README, "Dependencies").
+# by pip-compile from requirements*.in; see docs/development.md, "Dependencies").
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --upgrade --quiet pip
@@ -31,7 +33,7 @@ setup: $(VENV)/.installed-dev setup-runtime
 # the tables' lights' controller (it ends at once, saying so, when MQTT_URL is not set).
 run: setup-runtime
 	$(PY) manage.py migrate --noinput
-	$(PY) manage.py load_demo_club
+	DEMO_SITE=$(DEMO_SITE) $(PY) manage.py load_demo_club
 	$(PY) manage.py lights & trap 'kill $$! 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/bin/uvicorn clubsite.asgi:application --lifespan off --timeout-graceful-shutdown 3 \
 		--host $(word 1,$(subst :, ,$(HOST))) --port $(word 2,$(subst :, ,$(HOST)))

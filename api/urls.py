@@ -1,16 +1,16 @@
 """``/api/v1/``: the API of ``api.views`` with its OpenAPI schema (``openapi.json``) and its
 browsable docs (``docs``: Swagger UI, served from the site's own static files), GET only,
-a rate limit per client, and errors as translated JSON (``{"detail": …}``)."""
+a rate limit per client, and errors as translated JSON (``{"detail": …}``, ``api.errors``:
+also the errors the site answers around the API)."""
 
 from django.conf import settings
 from django.http import Http404
 from django.urls import path
-from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import HttpError, Throttled, ValidationError
 from ninja.throttling import AnonRateThrottle
 
-from api import views
+from api import errors, views
 
 
 class PerClient(AnonRateThrottle):
@@ -47,27 +47,23 @@ api = NinjaAPI(
 api.add_router("/", views.router)
 
 
-def _error(request, status, detail, **more):
-    return api.create_response(request, {"detail": detail, **more}, status=status)
-
-
 @api.exception_handler(ValidationError)
 def invalid(request, exc):
-    errors = [
+    lines = [
         f"{'.'.join(str(part) for part in error.get('loc', ()))}: {error.get('msg', '')}"
         for error in exc.errors
     ]
-    return _error(request, 400, _("A parameter of the request is not valid."), errors=errors)
+    return errors.problem(400, errors.detail_for(400), lines)
 
 
 @api.exception_handler(Http404)
 def not_found(request, exc):
-    return _error(request, 404, _("Not found."))
+    return errors.problem(404, errors.detail_for(404))
 
 
 @api.exception_handler(Throttled)
 def throttled(request, exc):
-    response = _error(request, 429, _("Too many requests: wait a little and ask again."))
+    response = errors.problem(429, errors.detail_for(429))
     if exc.wait is not None:
         response["Retry-After"] = str(max(1, int(exc.wait)))
     return response
@@ -75,7 +71,7 @@ def throttled(request, exc):
 
 @api.exception_handler(HttpError)
 def http_error(request, exc):
-    return _error(request, exc.status_code, str(exc))
+    return errors.problem(exc.status_code, str(exc))
 
 
 urlpatterns = [path("api/v1/", api.urls)]

@@ -1,6 +1,13 @@
 """The endpoints of ``/api/v1/`` (read-only, GET): thin, the reads are ``api.selectors``,
 the shapes ``api.schemas``. A path's number out of range is a 400 like any bad parameter;
-what does not exist is a 404; both with a translated ``detail``."""
+what does not exist is a 404; both with a translated ``detail``.
+
+Each answer's OpenAPI ``links`` say where its ids lead (a game's seat to its player, a
+tournament to its first match…), for clients and for schemathesis's stateful tests: each
+names one id by its place, never a list's every item, and an id that may be null (a guest's
+seat has no player, a game outside a match has no match) is followed only where it is set.
+``tests/api/test_links.py`` follows every one on the demo club, and fails if schemathesis
+would infer a link the schema does not declare."""
 
 from typing import Literal
 
@@ -17,7 +24,13 @@ from records import rating
 MAX_ID = 2**31 - 1  # an id no table holds: a 400 before any query
 MAX_TABLE = 32767
 MAX_OFFSET = 1_000_000
-ERRORS = {400: schemas.ValidationProblem, 404: schemas.Error, 429: schemas.Error}
+# 503: the database busy (Retry-After says when to ask again), ``api.errors``.
+ERRORS = {
+    400: schemas.ValidationProblem,
+    404: schemas.Error,
+    429: schemas.Error,
+    503: schemas.Error,
+}
 
 Id = Path(..., ge=1, le=MAX_ID)
 TableNumber = Path(..., ge=1, le=MAX_TABLE)
@@ -30,6 +43,25 @@ FamilyKey = Literal[tuple(rating.families())]
 router = Router()
 
 
+def links(**named):
+    """The ``openapi_extra`` of an operation whose 200 answer links to others:
+    ``name=(target operation, its path parameter, JSON pointer into the answer, description)``."""
+    return {
+        "responses": {
+            200: {
+                "links": {
+                    name: {
+                        "operationId": f"api_views_{operation}",
+                        "parameters": {parameter: f"$response.body#{pointer}"},
+                        "description": description,
+                    }
+                    for name, (operation, parameter, pointer, description) in named.items()
+                }
+            }
+        }
+    }
+
+
 def _found(value):
     if value is None:
         raise Http404
@@ -39,13 +71,29 @@ def _found(value):
 # --- tables -----------------------------------------------------------------------------------
 
 
-@router.get("/tables/", response={200: schemas.TablePage, **ERRORS}, tags=["tables"])
+@router.get(
+    "/tables/",
+    response={200: schemas.TablePage, **ERRORS},
+    tags=["tables"],
+    openapi_extra=links(
+        table=("table", "number", "/items/0/number", "The page's first table."),
+        table_stream=("table_stream", "number", "/items/0/number", "Its live feed."),
+    ),
+)
 def tables(request, limit: int = Limit, offset: int = Offset):
     """The club's active tables and whether each is free, in play or out of service."""
     return selectors.page(selectors.tables(), limit, offset, selectors.table_item)
 
 
-@router.get("/tables/{number}/", response={200: schemas.TableLive, **ERRORS}, tags=["tables"])
+@router.get(
+    "/tables/{number}/",
+    response={200: schemas.TableLive, **ERRORS},
+    tags=["tables"],
+    openapi_extra=links(
+        game=("game", "game_id", "/live/id", "The game in play (none while free)."),
+        match=("match", "match_id", "/live/match/id", "Its match, if it is a frame of one."),
+    ),
+)
 def table(request, number: int = TableNumber):
     """A table and its live game: what its board shows now (``live`` is null while free)."""
     return _found(selectors.table_live(number))
@@ -80,7 +128,21 @@ def table_stream(request, number: int = TableNumber):
 # --- games ------------------------------------------------------------------------------------
 
 
-@router.get("/games/", response={200: schemas.GamePage, **ERRORS}, tags=["games"])
+@router.get(
+    "/games/",
+    response={200: schemas.GamePage, **ERRORS},
+    tags=["games"],
+    openapi_extra=links(
+        game=("game", "game_id", "/items/0/id", "The page's first game."),
+        match=("match", "match_id", "/items/0/match_id", "Its match, if it is a frame of one."),
+        player=(
+            "player",
+            "player_id",
+            "/items/0/seats/0/player_id",
+            "Its first seat's player (none for a guest).",
+        ),
+    ),
+)
 def games(
     request,
     limit: int = Limit,
@@ -95,7 +157,21 @@ def games(
     return selectors.page(found, limit, offset, selectors.game_item)
 
 
-@router.get("/games/{game_id}/", response={200: schemas.GameDetail, **ERRORS}, tags=["games"])
+@router.get(
+    "/games/{game_id}/",
+    response={200: schemas.GameDetail, **ERRORS},
+    tags=["games"],
+    openapi_extra=links(
+        match=("match", "match_id", "/match_id", "Its match, if it is a frame of one."),
+        player_1=(
+            "player",
+            "player_id",
+            "/seats/0/player_id",
+            "The first seat's player (none for a guest).",
+        ),
+        player_2=("player", "player_id", "/seats/1/player_id", "The second seat's player."),
+    ),
+)
 def game(request, game_id: int = Id):
     """A game: its settings, result and every event with the state after it."""
     return _found(selectors.game_detail(game_id))
@@ -104,7 +180,14 @@ def game(request, game_id: int = Id):
 # --- players and ratings ----------------------------------------------------------------------
 
 
-@router.get("/players/", response={200: schemas.PlayerPage, **ERRORS}, tags=["players"])
+@router.get(
+    "/players/",
+    response={200: schemas.PlayerPage, **ERRORS},
+    tags=["players"],
+    openapi_extra=links(
+        player=("player", "player_id", "/items/0/id", "The page's first player."),
+    ),
+)
 def players(request, limit: int = Limit, offset: int = Offset):
     """The active players of the club's roster (names and sports class only)."""
     return selectors.page(selectors.players(), limit, offset, selectors.player_item)
@@ -118,13 +201,27 @@ def player(request, player_id: int = Id):
     return _found(selectors.player_detail(player_id))
 
 
-@router.get("/ratings/", response={200: list[schemas.RatingFamily], **ERRORS}, tags=["players"])
+@router.get(
+    "/ratings/",
+    response={200: list[schemas.RatingFamily], **ERRORS},
+    tags=["players"],
+    openapi_extra=links(
+        ratings=("ratings", "family", "/0/family", "The first family's ratings."),
+    ),
+)
 def rating_families(request):
     """The rating families (Elo, one per family of games) and the games each rates."""
     return selectors.rating_families()
 
 
-@router.get("/ratings/{family}/", response={200: schemas.RatingPage, **ERRORS}, tags=["players"])
+@router.get(
+    "/ratings/{family}/",
+    response={200: schemas.RatingPage, **ERRORS},
+    tags=["players"],
+    openapi_extra=links(
+        player=("player", "player_id", "/items/0/player_id", "The best rated player."),
+    ),
+)
 def ratings(request, family: FamilyKey, limit: int = Limit, offset: int = Offset):
     """A family's ratings, best first."""
     return selectors.page(selectors.rating_rows(family), limit, offset, dict)
@@ -133,7 +230,14 @@ def ratings(request, family: FamilyKey, limit: int = Limit, offset: int = Offset
 # --- tournaments and matches ------------------------------------------------------------------
 
 
-@router.get("/tournaments/", response={200: schemas.TournamentPage, **ERRORS}, tags=["tournaments"])
+@router.get(
+    "/tournaments/",
+    response={200: schemas.TournamentPage, **ERRORS},
+    tags=["tournaments"],
+    openapi_extra=links(
+        tournament=("tournament", "tournament_id", "/items/0/id", "The newest tournament."),
+    ),
+)
 def tournaments(request, limit: int = Limit, offset: int = Offset):
     """Tournaments, the newest first."""
     return selectors.page(selectors.tournaments(), limit, offset, selectors.tournament_item)
@@ -143,13 +247,37 @@ def tournaments(request, limit: int = Limit, offset: int = Offset):
     "/tournaments/{tournament_id}/",
     response={200: schemas.TournamentDetail, **ERRORS},
     tags=["tournaments"],
+    openapi_extra=links(
+        player=(
+            "player",
+            "player_id",
+            "/entrants/0/player_id",
+            "The first entrant's player (none for a guest).",
+        ),
+        match=(
+            "match",
+            "match_id",
+            "/matches/0/match_id",
+            "The bracket's first match, once it is played.",
+        ),
+    ),
 )
 def tournament(request, tournament_id: int = Id):
     """A tournament: entrants, every match of its bracket, group standings, places."""
     return _found(selectors.tournament_detail(tournament_id))
 
 
-@router.get("/matches/{match_id}/", response={200: schemas.Match, **ERRORS}, tags=["tournaments"])
+@router.get(
+    "/matches/{match_id}/",
+    response={200: schemas.Match, **ERRORS},
+    tags=["tournaments"],
+    openapi_extra=links(
+        game=("game", "game_id", "/frames/0/game_id", "Its first frame."),
+        player_a=("player", "player_id", "/player_a_id", "Player A (none for a guest)."),
+        player_b=("player", "player_id", "/player_b_id", "Player B (none for a guest)."),
+        tournament=("tournament", "tournament_id", "/tournament/id", "Its tournament, if any."),
+    ),
+)
 def match(request, match_id: int = Id):
     """A match (race to N frames) and its frames, each a game."""
     return _found(selectors.match_detail(match_id))

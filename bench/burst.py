@@ -10,7 +10,7 @@ rules. A thread counts the server's connections in ``pg_stat_activity`` every 20
 server has served every kind of page before (as in an evening); each round waits until no
 public page's copy is left (``toolbox.shared_pages``), so every page is rendered anew in it.
 
-    .venv/bin/python bench/burst.py                    # 500 requests, 3 workers (README)
+    .venv/bin/python bench/burst.py                    # 500 requests, 3 workers (as in production)
     .venv/bin/python bench/burst.py --requests 1000 --pool 4
     .venv/bin/python bench/burst.py --smoke            # 20 requests, 1 worker, seconds
 
@@ -53,7 +53,7 @@ MIX = [  # (kind, share)
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=500)
-    parser.add_argument("--workers", type=int, default=3, help="uvicorn workers (README: 3)")
+    parser.add_argument("--workers", type=int, default=3, help="uvicorn workers (production: 3)")
     parser.add_argument("--pool", type=int, default=0, help="DB_POOL_SIZE (default: settings')")
     parser.add_argument("--rounds", type=int, default=3, help="bursts, the figures of each")
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL", DEFAULT_DB))

@@ -3,8 +3,10 @@ import sys
 from urllib.parse import quote
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.core.exceptions import SuspiciousOperation
 from django.db import IntegrityError, InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -124,3 +126,17 @@ def server_error(request):
     if isinstance(sys.exc_info()[1], BUSY):
         return busy_response(request)
     return HttpResponse(render_to_string("500.html"), status=500)
+
+
+def bad_request_handler(request, exception):
+    """The 400 handler: Django's answer to a request it will not read (more parameters than
+    ``DATA_UPLOAD_MAX_NUMBER_FIELDS``, a body too big, a Host header not allowed), raised
+    before the middleware that sets the user may have run. The 400 page, for a visitor, with
+    the query it could not read left out (the page's language links copy the query)."""
+    if not hasattr(request, "user"):
+        request.user = AnonymousUser()
+    try:
+        request.GET  # noqa: B018 - raises when the query is what was refused
+    except SuspiciousOperation:
+        request.GET = QueryDict()
+    return bad_request(request)

@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",  # the API's CORS, before CommonMiddleware
+    "api.errors.ApiErrorsMiddleware",  # under /api/ every error is the API's JSON
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user
     "clubsite.middleware.DatabaseErrorMiddleware",  # busy: 503, Retry-After; a race: 409
     "django.contrib.sessions.middleware.SessionMiddleware",

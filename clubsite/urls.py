@@ -15,6 +15,7 @@ from records import urls as records_urls
 game_routes = games_urls.urlpatterns + boards_urls.urlpatterns + records_urls.game_urlpatterns
 player_routes = players_urls.urlpatterns + records_urls.player_urlpatterns
 
+handler400 = "clubsite.middleware.bad_request_handler"
 handler500 = "clubsite.middleware.server_error"
 
 urlpatterns = [

@@ -3,7 +3,7 @@
 Django's own fields accept what ``int()`` and ``strptime`` accept: «١٠٠», «１００», «१००»,
 «1E2», «+5». These read every number through ``toolbox.parsing`` (the parser the console
 uses) and refuse anything else with the field's usual translated message, so that the
-README's promise holds on every page and in the Django admin: a number in digits other than
+promise of docs/admin.md holds on every page and in the Django admin: a number in digits other than
 0–9 is refused and changes nothing.
 
 Every form of the site takes its numeric and date fields from here: declared fields by name,

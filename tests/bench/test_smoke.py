@@ -1,6 +1,6 @@
 """Benchmarks cannot rot: every script under bench/ runs in its smoke mode (seconds, no
 verdict), so a change that breaks one fails the suite. The figures themselves are measured by
-running the scripts in full on a quiet machine (README, "Benchmarks").
+running the scripts in full on a quiet machine (docs/benchmarks.md).
 
 The scripts get the suite's database server: with PostgreSQL (DATABASE_URL, as in CI) a
 database of their own beside the suite's (``<name>_bench``; those that make a throwaway

@@ -1,4 +1,8 @@
+import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import authenticate
@@ -15,6 +19,7 @@ from tests.conftest import FAST_HASHERS
 from toolbox.roles import can_manage_roster, can_record_games
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def load():
@@ -117,3 +122,33 @@ def test_demo_leaderboards_show_the_regulars_with_the_default_minimum_of_games(d
     for variant in rules.VARIANTS:  # every game's leaderboard has content
         rows, _, _ = leaderboard(variant, "all", min_games=3)
         assert len(rows) >= 6, variant
+
+
+def test_the_sign_in_links_point_where_make_run_serves(demo, monkeypatch):
+    """``make run HOST=…`` serves there and sets ``DEMO_SITE`` to it: the players' printed
+    sign-in links open on that address, not always on port 8000."""
+    link = r"within 24 h: (\S+)/me/join/\S+/"
+    assert re.findall(link, demo) == ["http://127.0.0.1:8000"] * 2  # make run's default HOST
+    Player.objects.filter(user__isnull=False).update(user=None)
+    for user in User.objects.filter(username__in=["sokol", "lena"]):
+        user.username = f"old-{user.username}"
+        user.save()
+    monkeypatch.setenv("DEMO_SITE", "http://192.168.1.5:9000")
+    assert re.findall(link, load()) == ["http://192.168.1.5:9000"] * 2
+
+
+@pytest.mark.skipif(not shutil.which("make"), reason="needs make")
+def test_make_run_gives_the_demo_its_host():
+    env = {k: v for k, v in os.environ.items() if k != "DEMO_SITE"}
+    recipe = subprocess.run(
+        ["make", "-n", "run", "HOST=192.168.1.5:9000"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "DEMO_SITE=http://192.168.1.5:9000 .venv/bin/python manage.py load_demo_club" in recipe
+    assert "--host 192.168.1.5 --port 9000" in recipe
+    env["DEMO_SITE"] = "http://club.lan"  # a phone's address for it, when HOST is 0.0.0.0
+    recipe = subprocess.run(
+        ["make", "-n", "run", "HOST=0.0.0.0:8000"],
+        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert "DEMO_SITE=http://club.lan .venv/bin/python manage.py load_demo_club" in recipe

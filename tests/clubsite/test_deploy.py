@@ -1,5 +1,6 @@
-"""Deployment settings: check --deploy is clean with the README's production settings,
-Content-Security-Policy on every page, HTTPS behind a TLS proxy, a database that hangs."""
+"""Deployment settings: check --deploy is clean with the production settings of
+docs/operations.md, Content-Security-Policy on every page, HTTPS behind a TLS proxy, a
+database that hangs."""
 
 import os
 import re
@@ -21,14 +22,15 @@ from tests.factories import TableFactory
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def readme_production_env():
-    """The variables the README's production recipe exports, with its placeholders filled."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Production", 1)[1]
+def documented_production_env():
+    """The variables the production recipe (docs/operations.md) exports, with its
+    placeholders filled."""
+    recipe = (ROOT / "docs" / "operations.md").read_text()
+    section = recipe.split("## Production", 1)[1]
     script = re.search(r"```sh\n(.*?)```", section, re.S).group(1).replace("\\\n", " ")
     line = next(line for line in script.splitlines() if line.startswith("export "))
     env = dict(word.split("=", 1) for word in shlex.split(line)[1:])
-    env["SECRET_KEY"] = secrets.token_urlsafe(50)  # README: "a long random string"
+    env["SECRET_KEY"] = secrets.token_urlsafe(50)  # docs/operations.md: "a long random string"
     return {name: value.replace("…", "secret") for name, value in env.items()}
 
 
@@ -44,20 +46,20 @@ def check_deploy(env):
     )
 
 
-def test_the_readme_recipe_sets_what_production_needs():
-    env = readme_production_env()
+def test_the_documented_recipe_sets_what_production_needs():
+    env = documented_production_env()
     assert env["DEBUG"] == "0"
     assert {"SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "BEHIND_TLS_PROXY"} <= set(env)
 
 
-def test_check_deploy_is_clean_with_the_readme_production_settings():
-    result = check_deploy(readme_production_env())
+def test_check_deploy_is_clean_with_the_documented_production_settings():
+    result = check_deploy(documented_production_env())
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
 
 
 def test_check_deploy_would_complain_without_them():
-    env = readme_production_env()
+    env = documented_production_env()
     del env["SECURE_SSL_REDIRECT"]
     result = check_deploy({**env, "SECURE_HSTS_SECONDS": "0"})
     assert result.returncode != 0

@@ -1,4 +1,5 @@
-"""With DEBUG off an unhandled exception is logged to stderr with its traceback, path and user."""
+"""With DEBUG off an unhandled exception is logged to stderr with its traceback, path and user;
+a request Django will not read is the 400 page."""
 
 import io
 import logging
@@ -103,3 +104,20 @@ def test_sentry_reporting_is_off_by_default_and_on_with_a_dsn():
     assert _settings_in_a_subprocess(code) == "False None"
     dsn = "http://public@127.0.0.1:9/1"
     assert _settings_in_a_subprocess(code, SENTRY_DSN=dsn) == f"True {dsn}"
+
+
+TOO_MANY = "&".join(f"p{n}=1" for n in range(1001))
+
+
+def test_a_request_django_will_not_read_is_the_400_page(client, settings, db):
+    """A query of too many parameters, a Host not allowed: the site's 400 page (they were a
+    500: Django's 400 handler rendered the page before any middleware had set the user)."""
+    settings.DEBUG = False
+    for answer in (
+        client.get("/?x=%00"),
+        client.get(f"/tournaments/?{TOO_MANY}"),
+        client.get("/", HTTP_HOST="evil.example"),
+    ):
+        assert answer.status_code == 400
+        assert answer["Content-Type"].startswith("text/html")
+        assert "Неверный запрос" in answer.content.decode()

@@ -61,8 +61,13 @@ def demo_tables():
 USERS = [("admin", ADMINS, True), ("marker", MARKERS, False), ("cashier", CASHIERS, False)]
 # Two players with accounts of their own (/me/): (full name, nickname, username).
 PLAYER_ACCOUNTS = [("Иван Петрович Соколов", "Сокол", "sokol"), ("Елена Лебедева", "Лена", "lena")]
-# Where the printed sign-in links point (make run serves there).
-DEMO_SITE = os.environ.get("DEMO_SITE", "http://127.0.0.1:8000")
+# Where the printed sign-in links point: DEMO_SITE, which `make run` sets to the address it
+# serves (its HOST); this without it.
+DEFAULT_SITE = "http://127.0.0.1:8000"
+
+
+def demo_site():
+    return os.environ.get("DEMO_SITE", DEFAULT_SITE).rstrip("/")
 
 
 class Command(BaseCommand):
@@ -139,7 +144,7 @@ class Command(BaseCommand):
         self.stdout.write(
             self.style.SUCCESS(
                 f"Created player account {username!r} ({player.display_name}); sign in on a "
-                f"phone once, within 24 h: {DEMO_SITE}/me/join/{token}/"
+                f"phone once, within 24 h: {demo_site()}/me/join/{token}/"
             )
         )
 

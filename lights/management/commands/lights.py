@@ -1,9 +1,9 @@
 """``manage.py lights``: the process that drives the tables' light relays (lights/).
 
 Started by ``make run`` beside the server and, in production, as a service of its own (the
-README shows its systemd unit). Without ``MQTT_URL`` it says so and ends: lights are off. Of
-several such processes only one drives the relays (``lights.leader``); the others wait to
-take over.
+production recipe in docs/operations.md shows its systemd unit). Without ``MQTT_URL`` it says
+so and ends: lights are off. Of several such processes only one drives the relays
+(``lights.leader``); the others wait to take over.
 """
 
 import asyncio
