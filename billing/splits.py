@@ -66,29 +66,53 @@ class Frame:
     about: object = None  # the caller's own description of the part (not used here)
 
 
+@dataclass
+class Breakdown:
+    """A split and what it is made of, each adding up exactly: ``shares`` ``{payer:
+    kopecks}`` the whole bill; ``frames`` (``loser``) each part of the time's charge as
+    ``{payer: kopecks}``, in the order of the frames given; ``shared`` (``items``,
+    ``loser``) the lines nobody takes, in equal shares."""
+
+    shares: dict
+    frames: list = field(default_factory=list)
+    shared: dict = field(default_factory=dict)
+
+
 def split(mode, payers, lines, *, percents=None, frames=None):
     """``{payer: kopecks}`` for every payer in ``payers`` (keys, in order)."""
+    return breakdown(mode, payers, lines, percents=percents, frames=frames).shares
+
+
+def breakdown(mode, payers, lines, *, percents=None, frames=None):
+    """The ``Breakdown`` of the split (``split`` is its shares)."""
     payers = list(payers)
     shares = dict.fromkeys(payers, 0)
     if not payers:
-        return shares
+        return Breakdown(shares)
     total = sum(line.amount for line in lines)
     if mode == EQUAL:
-        return _add(shares, payers, apportion(total, [1] * len(payers)))
+        return Breakdown(_add(shares, payers, apportion(total, [1] * len(payers))))
     if mode == PERCENT:
         weights = [(percents or {}).get(payer, 0) for payer in payers]
-        return _add(shares, payers, apportion(total, weights))
+        return Breakdown(_add(shares, payers, apportion(total, weights)))
     if mode not in (ITEMS, LOSER):
         raise ValueError(f"Unknown split mode {mode!r}")
-    unassigned = 0
+    unassigned, time, timed = 0, 0, False
     for line in lines:
         if mode == LOSER and line.is_time:
-            _loser_pays(shares, payers, line.amount, frames or [])
+            time, timed = time + line.amount, True
         elif line.payer in shares:
             shares[line.payer] += line.amount
         else:
             unassigned += line.amount
-    return _add(shares, payers, apportion(unassigned, [1] * len(payers)))
+    parts = frame_shares(time, frames or [], payers) if timed else []
+    for part in parts:
+        for payer, amount in part.items():
+            shares[payer] += amount
+    shared = _add(dict.fromkeys(payers, 0), payers, apportion(unassigned, [1] * len(payers)))
+    for payer, amount in shared.items():
+        shares[payer] += amount
+    return Breakdown(shares, parts, shared)
 
 
 def frame_parts(amount, frames):
@@ -102,12 +126,26 @@ def frame_parts(amount, frames):
     return apportion(amount, [_weight(frame.cost) for frame in frames]) if frames else []
 
 
-def _loser_pays(shares, payers, amount, frames):
-    parts = frame_parts(amount, frames) if frames else [amount]
-    for frame, part in zip(frames or [Frame(1)], parts, strict=True):
-        who = [p for p in frame.losers if p in shares] or [p for p in frame.players if p in shares]
-        who = who or payers
-        _add(shares, who, apportion(part, [1] * len(who)))
+def frame_shares(amount, frames, payers):
+    """ "The loser pays" part by part: ``amount`` (the time's charge) as ``frame_parts``
+    hands it out, each part ``{payer: kopecks}`` among those who pay it — its losers in
+    equal shares; else its players (a draw, an abandoned frame); else every payer (the time
+    between frames, or a frame none of whose players pays the bill). No frames: one part
+    for everyone.
+
+    >>> frame_shares(100_01, [Frame(2, losers=["a"]), Frame(1)], ["a", "b"])
+    [{'a': 6667}, {'a': 1667, 'b': 1667}]
+    """
+    frames = frames or [Frame(1)]
+    found = []
+    for frame, part in zip(frames, frame_parts(amount, frames), strict=True):
+        who = [p for p in frame.losers if p in payers] or [p for p in frame.players if p in payers]
+        who = who or list(payers)
+        mine = {}
+        for payer, share in zip(who, apportion(part, [1] * len(who)), strict=True):
+            mine[payer] = mine.get(payer, 0) + share
+        found.append(mine)
+    return found
 
 
 def _weight(cost):

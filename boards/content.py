@@ -24,7 +24,8 @@ class SeatView:
     name: str
     score: int
     turn: bool = False
-    winner: bool = False
+    winner: bool = False  # the game's one winner, or one of several who share the win
+    drawn: bool = False  # one of the seats that share a draw (tagged so, never "winner")
     figures: list = field(default_factory=list)  # (label, value) pairs under the score
     role: str = ""  # what the seat plays with, when seats have roles (cue / hand)
 
@@ -56,6 +57,8 @@ def _banner(result, names, shown):
     winners = [names[i] for i in result.winners if 0 <= i < len(names)]
     if result.draw == "normal":
         return str(shown.normal_draw)
+    if result.draw == "conditional":  # «Кладка шаров кием»: equal totals, not all 16 in 16
+        return _("Conditional draw: %(names)s") % {"names": ", ".join(winners)}
     if result.draw:
         return _("Draw: %(names)s") % {"names": ", ".join(winners)}
     if len(winners) == 1:
@@ -75,13 +78,15 @@ def game_board(game):
     checked = replayed.disputed if game.status == GameStatus.IN_PROGRESS else None
     result = None if checked else shown.result(state)
     winners = set(result.winners) if result else set()
+    draw = bool(result and result.draw)
     seats = [
         SeatView(
             index=i,
             name=names[i],
             score=shown.board_score(state, i),
             turn=not finished and not checked and state.turn == i,
-            winner=i in winners,
+            winner=i in winners and not draw,
+            drawn=i in winners and draw,
             figures=shown.board_seat_figures(state, i),
             role=shown.board_role(state, i),
         )

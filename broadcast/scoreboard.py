@@ -47,7 +47,9 @@ def _game(board):
                 "name": seat.name,
                 "score": seat.score,
                 "to_play": seat.turn,
-                "winner": seat.winner,
+                # the result's winners: in a draw, the seats that share it (as it always
+                # said; "result" says which draw)
+                "winner": seat.winner or seat.drawn,
                 "role": seat.role,
             }
             for seat in board.seats

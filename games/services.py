@@ -57,6 +57,7 @@ DISPUTED = _("The last stroke is being checked: confirm it or undo it first.")
 # What the apps above games do as a game starts or is finished, inside the same transaction
 # (tournaments: a match's frame is counted). Each registers its hook when it is ready.
 _STARTED_HOOKS = []
+_BEGUN_HOOKS = []
 _FINISHED_HOOKS = []
 _REOPENED_HOOKS = []
 _CLOSED_HOOKS = []
@@ -66,6 +67,14 @@ def when_started(hook):
     """``hook(game)`` is called by ``start_game`` for every game it creates."""
     if hook not in _STARTED_HOOKS:
         _STARTED_HOOKS.append(hook)
+
+
+def when_begun(hook):
+    """``hook(game)`` is called by ``record_event`` once a game's first event is written
+    (its first stroke: a match called to a table is under way). Its seats are read
+    (``selectors.seats_of`` costs no query)."""
+    if hook not in _BEGUN_HOOKS:
+        _BEGUN_HOOKS.append(hook)
 
 
 def when_finished(hook):
@@ -311,6 +320,9 @@ def record_event(*, game, expected_seq, event, user, device=""):
     if publish is None:
         publish_on_commit(*changed)
     selectors.remember(found, replayed, events, seats=seats)
+    if found.last_seq == 1:
+        for hook in _BEGUN_HOOKS:
+            hook(found)
     return found
 
 

@@ -23,7 +23,7 @@ def live_context(player, now=None):
     seat = selectors.game_in_progress(player)
     context = {
         "player": player,
-        "up": selectors.up_now(player, matches, booked, now),
+        "up": selectors.up_now(player, matches, booked, now, seat=seat),
         "seat": seat,
         "next_matches": matches,
         "entries": selectors.entries(player, now),

@@ -14,7 +14,14 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from billing import selectors as billing_selectors
-from billing.models import OPEN_STATUSES, Reservation, ReservationStatus, SplitMode, TableSession
+from billing.models import (
+    OPEN_STATUSES,
+    LineKind,
+    Reservation,
+    ReservationStatus,
+    SplitMode,
+    TableSession,
+)
 from games import selectors as game_selectors
 from games.models import Game, GameStatus, Outcome, Seat
 from live import topics
@@ -165,6 +172,16 @@ def phone_digits(phone):
     return digits[-10:]
 
 
+def players_with_phone(phone):
+    """The roster players whose phone is ``phone`` (written any way: its last ten digits), as
+    their bookings are found (``bookings``)."""
+    digits = phone_digits(phone)
+    if len(digits) < 7:
+        return []
+    rows = Player.objects.filter(phone__contains=digits[-2:])  # then the digits exactly
+    return [player for player in rows if phone_digits(player.phone) == digits]
+
+
 def bookings(player, now=None):
     """His bookings still ahead (the desk books by name and phone: those with his phone)."""
     digits = phone_digits(player.phone)
@@ -186,11 +203,13 @@ def table_ready(table_id):
     return not TableSession.objects.filter(table_id=table_id, status__in=OPEN_STATUSES).exists()
 
 
-def up_now(player, matches=None, booked=None, now=None):
+def up_now(player, matches=None, booked=None, now=None, seat=None):
     """Where he is wanted now, if anywhere: his match called to a table (not begun yet), his
-    next match offered a table by the desk, or a table he booked that is ready."""
+    next match offered a table by the desk, or — unless he is playing (a game in progress,
+    ``seat`` if read already, or a match under way) — a table he booked that is ready."""
     now = now or timezone.now()
     match = match_in_progress(player)
+    playing = match is not None or (seat or game_in_progress(player)) is not None
     if match is not None and match.table_id:
         frame = match.frames.order_by("-number").select_related("game").first()
         if frame is not None and frame.game.last_seq == 0 and frame.number == 1:
@@ -206,6 +225,8 @@ def up_now(player, matches=None, booked=None, now=None):
                 nxt.table,
                 gettext("You're up next: table %(number)s") % {"number": nxt.table},
             )
+    if playing:  # his booked table waits for him: he is not wanted there yet
+        return None
     for booking in booked if booked is not None else bookings(player, now):
         if (
             booking.status == ReservationStatus.BOOKED
@@ -286,6 +307,8 @@ def open_bills(player):
         me = mine[0]
         share = dict((payer.pk, amount) for payer, amount in summary.shares)[me.pk]
         lines = [line for line in summary.lines if line.payer_id == me.pk]
+        if bill.split_mode == SplitMode.LOSER:  # the time is in his parts, not a line of his
+            lines = [line for line in lines if line.kind != LineKind.TIME]
         entry = OpenBill(bill, bill.session.table.number, share, summary.total, bill.split_mode)
         entry.lines = lines
         if bill.split_mode == SplitMode.LOSER:
@@ -296,19 +319,24 @@ def open_bills(player):
 
 def _loser_parts(summary, me):
     """His part of each part of the session's time, as the bill's "the loser pays" hands it
-    out (``billing.selectors``' frame rows: each part's share of the time charge and who
-    pays it)."""
+    out (``billing.selectors``' frame rows: each part's share of the time charge, and what
+    each payer pays of it), then his part of the lines nobody takes: with his own lines,
+    they add up to his share."""
     parts = []
     for row in summary.frames:
         game = row.about.game
-        mine = row.share // len(row.payers) if me.name in row.payers else 0
+        mine = row.shares.get(me.pk, 0)
         if game is None:
             label, note = gettext("Time between games"), gettext("between games: shared")
         else:
             local = timezone.localtime(row.about.start or game.started_at)
             label = gettext("Game at %(time)s") % {"time": local.strftime("%H:%M")}
             lost = [seat for seat in game.seats.all() if seat.outcome == Outcome.LOSS]
-            if game.status == GameStatus.UNCONFIRMED:
+            if me.pk not in row.players and mine:
+                note = gettext("its players are not on the bill: shared")
+            elif me.pk not in row.players:
+                note = gettext("not your game: its players pay")
+            elif game.status == GameStatus.UNCONFIRMED:
                 note = gettext("not confirmed yet: shared")
             elif game.status != GameStatus.FINISHED or not lost:
                 note = gettext("no loser: shared")
@@ -317,6 +345,9 @@ def _loser_parts(summary, me):
             else:
                 note = gettext("you won: the loser pays")
         parts.append(BillPart(label, mine, note))
+    shared = summary.shared.get(me.pk, 0)
+    if shared:
+        parts.append(BillPart(gettext("The bar for everyone"), shared, gettext("shared equally")))
     return parts
 
 
@@ -324,14 +355,23 @@ def _loser_parts(summary, me):
 
 
 def recent_games(player, limit=RECENT_GAMES):
-    """His newest games (any status) with their opponents: each links to its page, where the
-    game can be replayed stroke by stroke."""
+    """His newest games (any status) with their opponents and what became of them (a game
+    scored by its players that the admins did not uphold: «не засчитана», not abandoned):
+    each links to its page, where the game can be replayed stroke by stroke."""
     seats = list(stats.player_games(player)[:limit])
+    voided = set(
+        GameConfirmation.objects.filter(
+            game_id__in=[seat.game_id for seat in seats], status=ConfirmationStatus.VOIDED
+        ).values_list("game_id", flat=True)
+    )
     return [
         {
             "seat": seat,
             "game": seat.game,
             "opponents": [s for s in seat.game.seats.all() if s.position != seat.position],
+            "status": ConfirmationStatus.VOIDED.label
+            if seat.game_id in voided
+            else seat.game.get_status_display(),
         }
         for seat in seats
     ]

@@ -14,9 +14,11 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games import selectors as game_selectors
 from games import services as game_services
 from games.models import GameStatus
 from live import publish_on_commit, topics
+from me import selectors
 from me.models import LINK_HOURS, ConfirmationStatus, GameConfirmation, SignInLink, TelegramChat
 from players.models import Player
 from toolbox.roles import PLAYERS, ensure_roles
@@ -296,6 +298,12 @@ def game_started(game):
     tell(*_seated(game))
 
 
+def game_begun(game):
+    """``games.services.when_begun``: a called match's first stroke — the players' pages no
+    longer say «Ваш выход» (they are playing)."""
+    tell(*(seat.player_id for seat in game_selectors.seats_of(game) if seat.player_id))
+
+
 def game_closed(game):
     """``games.services.when_closed``: the players' pages drop the game (or ask for the
     confirmation); a table is free, so the desks' offers of the running tournaments change:
@@ -307,6 +315,12 @@ def game_closed(game):
     tournament_topics = [topics.tournament(pk) for pk in running]
     if tournament_topics:
         publish_on_commit(*tournament_topics)
+
+
+def booking_changed(booking):
+    """``billing.services.when_booking_changed``: the pages of the players with the
+    booking's phone show it at once, as a call to a table (not at their next sweep)."""
+    tell(*selectors.players_with_phone(booking.phone))
 
 
 # --- Telegram -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from games import rules
 from games.models import Game, GameStatus, Outcome, Seat, variant_choices
 from games.presentation import Figure, presentation_of
 from records import rating
+from toolbox.roles import ADMINS, MARKERS
 
 FINISHED = GameStatus.FINISHED
 
@@ -316,12 +317,28 @@ def _board_rows(variant, start, min_games):
 
 
 def game_with_seats(pk):
-    """The game with its table, marker and seats (with players): for the game page."""
+    """The game with its table, marker (and his roles) and seats (with players): for the
+    game page."""
     return (
         Game.objects.select_related("table", "marker")
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("player")))
+        .prefetch_related(
+            "marker__groups", Prefetch("seats", queryset=Seat.objects.select_related("player"))
+        )
         .get(pk=pk)
     )
+
+
+def recorded_by(game):
+    """Who recorded ``game``, as the public game page says it: a role, never a login name
+    ("" when nobody is known)."""
+    if game.needs_confirmation:
+        return str(_("recorded by the players themselves, without a marker"))
+    if game.marker is None:
+        return ""
+    roles = {group.name for group in game.marker.groups.all()}
+    if MARKERS not in roles and (ADMINS in roles or game.marker.is_superuser):
+        return str(_("recorded by an administrator"))
+    return str(_("recorded by a marker"))
 
 
 def state_figures(variant: str, state) -> dict:

@@ -3,6 +3,7 @@
 
 import asyncio
 import os
+import random
 import re
 import socket
 import subprocess
@@ -14,8 +15,11 @@ from pathlib import Path
 from django.db import connection
 from django.urls import reverse
 
-from games import rules, selectors
+from games import demo, rules, selectors
 from games.models import Game
+from tables.models import Table
+from tests.factories import UserFactory
+from toolbox.roles import MARKERS
 
 HX = {"HX-Request": "true"}
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,3 +202,22 @@ def seats(html):
 def text_of(html, attribute):
     """The text of the element carrying ``attribute`` (e.g. ``data-bank``)."""
     return re.search(rf"{attribute}>([^<]*)<", html).group(1).strip()
+
+
+def a_club_of_twelve(games):
+    """Each (game, players) at tables 1, 2, … three strokes in; then free tables up to a
+    club's twelve."""
+    marker = UserFactory(username="marker-wall", groups=[MARKERS])
+    rng = random.Random(5)
+    for number, (key, players) in enumerate(games, start=1):
+        demo.play(
+            table=Table.objects.create(number=number),
+            variant=key,
+            settings={},
+            players=players,
+            marker=marker,
+            rng=rng,
+            strokes=3,
+            undo_every=0,
+        )
+    Table.objects.bulk_create(Table(number=n) for n in range(len(games) + 1, 13))

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -563,14 +563,63 @@ def expected_frames(race_to):
     return (race_to + 2 * race_to - 1) / 2
 
 
+def frames_left(race_to, played):
+    """Frames a match of a race to N is still expected to last once ``played`` are done: at
+    least half of one (the frame in play)."""
+    return max(expected_frames(race_to) - played, 0.5)
+
+
+def expected_free(player_ids, now=None):
+    """``{player pk: moment}``: when each of these roster players who is playing now (a
+    match in progress — a tournament's, or one on its own — or a game) should be free again:
+    a match after the frames it has left, a game after one frame, at the club's median frame
+    duration for that game (``frame_minutes``). Those not playing are left out."""
+    now = now or timezone.now()
+    ids = set(player_ids) - {None}
+    if not ids:
+        return {}
+    per_frame = {}
+
+    def minutes(variant, race):
+        if (variant, race) not in per_frame:
+            per_frame[variant, race] = frame_minutes(variant, race)[0]
+        return per_frame[variant, race]
+
+    found = {}
+
+    def busy(pk, until):
+        if pk in ids:
+            found[pk] = max(found.get(pk, until), until)
+
+    playing = Match.objects.filter(status=MatchStatus.IN_PROGRESS)
+    playing = list(playing.filter(Q(player_a__in=ids) | Q(player_b__in=ids)))
+    sides = live_frame_sides([match.pk for match in playing]) if playing else {}
+    in_matches = set()
+    for match in playing:
+        a, b = match_score(match, sides=sides[match.pk])
+        played = a + b - match.head_start_a - match.head_start_b
+        left = frames_left(match.race_to, played)
+        until = now + timedelta(minutes=minutes(match.variant, match.race_to) * left)
+        for pk in (match.player_a_id, match.player_b_id):
+            busy(pk, until)
+            in_matches.add(pk)
+    for seat in game_selectors.seats_in_play(ids - in_matches):
+        busy(seat.player_id, now + timedelta(minutes=minutes(seat.game.variant, 1)))
+    return found
+
+
 def predicted_start(view, key, free_table_count, now=None):
     """When match ``key`` of a running tournament should start: ``(moment, ahead,
     minutes per frame)``. The tables the tournament plays on (free now, or with one of its
-    matches) take the ready matches of the desk's queue ahead of it in order (held ones
-    wait), each lasting its race's expected frames at the club's median frame duration for
-    that game and race (``frame_minutes``); a match in play ends after the frames it has
-    left. A match still waiting for its players comes after the whole queue. None when the
-    match is not to be played (over, or in play)."""
+    matches) take the ready matches of the desk's queue in order (held ones wait), as the
+    desk offers them: a table that comes free takes the first match whose players are both
+    free then (a player in another match of the tournament, or playing elsewhere in the
+    club, is free once that match or game is expected to end: ``expected_free``). Each match
+    lasts its race's expected frames at the club's median frame duration for that game and
+    race (``frame_minutes``); a match in play ends after the frames it has left. A match
+    still waiting for its players comes after the whole queue, and not before its known
+    player is free. ``ahead``: the matches that start before it. None when the match is
+    not to be played (over, or in play)."""
     now = now or timezone.now()
     item = view.by_key.get(key)
     if item is None or item.status not in ("ready", "held", "waiting"):
@@ -587,28 +636,47 @@ def predicted_start(view, key, free_table_count, now=None):
         race = tournament.race_for(queued.spec.bracket)
         return timedelta(minutes=minutes(race) * expected_frames(race))
 
+    # When each seed is free: after his match in play here, or what he plays elsewhere.
+    elsewhere = expected_free([entrant.player_id for entrant in view.entrants.values()], now)
+    free_at = {
+        seed: elsewhere[entrant.player_id]
+        for seed, entrant in view.entrants.items()
+        if entrant.player_id in elsewhere
+    }
     slots = [now] * free_table_count
     for playing in view.in_play:
         race = tournament.race_for(playing.spec.bracket)
         played = (playing.score_a or 0) + (playing.score_b or 0)
         played -= playing.match.head_start_a + playing.match.head_start_b if playing.match else 0
-        left = max(expected_frames(race) - played, 0.5)
-        slots.append(now + timedelta(minutes=minutes(race) * left))
+        ends = now + timedelta(minutes=minutes(race) * frames_left(race, played))
+        slots.append(ends)
+        for seed in (playing.seed_a, playing.seed_b):
+            free_at[seed] = ends
     if not slots:
         slots = [now]
     heapq.heapify(slots)
-    ahead = []
-    for queued in view.queue:
-        if queued.spec.key == key:
-            break
-        if queued.status == "ready":
-            ahead.append(queued)
-    for queued in ahead:
-        start = heapq.heappop(slots)
-        heapq.heappush(slots, start + duration(queued))
-    start = heapq.heappop(slots)
-    race = tournament.race_for(item.spec.bracket)
-    return start, len(ahead), minutes(race)
+
+    def ready_at(queued):
+        return max(free_at.get(seed, now) for seed in (queued.seed_a, queued.seed_b))
+
+    pending = [q for q in view.queue if q.status == "ready" or q.spec.key == key]
+    started = 0
+    while pending:
+        table_free = heapq.heappop(slots)
+        match = next((q for q in pending if ready_at(q) <= table_free), None)
+        if match is None:  # the table waits for the first match whose players come free
+            match = min(pending, key=ready_at)
+        start = max(table_free, ready_at(match))
+        if match.spec.key == key:
+            return start, started, minutes(tournament.race_for(item.spec.bracket))
+        ends = start + duration(match)
+        for seed in (match.seed_a, match.seed_b):
+            free_at[seed] = ends
+        heapq.heappush(slots, ends)
+        pending.remove(match)
+        started += 1
+    start = max(heapq.heappop(slots), ready_at(item))  # waiting: after the whole queue
+    return start, started, minutes(tournament.race_for(item.spec.bracket))
 
 
 def no_show_candidates(view, minutes, now=None):

@@ -142,6 +142,8 @@ class FrameRow:
     payers: list  # names
     cost: Fraction
     share: int
+    shares: dict = field(default_factory=dict)  # payer pk → kopecks: who pays the share
+    players: list = field(default_factory=list)  # the payer pks of its game's players
 
     @property
     def added(self):
@@ -176,6 +178,8 @@ class BillSummary:
     shares: list  # [(payer, kopecks)]
     payments: list
     frames: list = field(default_factory=list)  # [FrameRow] when the loser pays
+    # Split by item, or the loser pays: the lines no payer takes, payer pk → kopecks
+    shared: dict = field(default_factory=dict)
 
     @property
     def balance(self):
@@ -216,15 +220,18 @@ def bill_summary(bill, tariff=None):
     frames, frame_rows = None, []
     if bill.split_mode == splits.LOSER:
         frames = frames_of(bill.session, payers, tariff)
-        time_charge = sum(line.amount for line in split_lines if line.is_time)
-        frame_rows = _frame_rows(frames, splits.frame_parts(time_charge, frames), payers)
-    shares = splits.split(
+    split = splits.breakdown(
         bill.split_mode,
         [payer.pk for payer in payers],
         split_lines,
         percents={payer.pk: payer.percent or 0 for payer in payers},
         frames=frames,
     )
+    shares = split.shares
+    if frames is not None:
+        time_charge = sum(line.amount for line in split_lines if line.is_time)
+        parts = splits.frame_parts(time_charge, frames)
+        frame_rows = _frame_rows(frames, parts, split.frames or [{}] * len(frames), payers)
     payments = list(bill.payments.select_related("payer"))
     return BillSummary(
         bill=bill,
@@ -236,14 +243,26 @@ def bill_summary(bill, tariff=None):
         shares=[(payer, shares[payer.pk]) for payer in payers],
         payments=payments,
         frames=frame_rows,
+        shared=split.shared,
     )
 
 
-def _frame_rows(frames, parts, payers):
+def _frame_rows(frames, parts, part_shares, payers):
+    """The bill's rows of "the loser pays": each frame's part and, as the split hands it
+    out (``part_shares``), who pays it and how much."""
     names = {payer.pk: payer.name for payer in payers}
     rows = []
-    for frame, part in zip(frames, parts, strict=True):
+    for frame, part, mine in zip(frames, parts, part_shares, strict=True):
         who = [names[key] for key in frame.losers if key in names]
         who = who or [names[key] for key in frame.players if key in names]
-        rows.append(FrameRow(about=frame.about, payers=who, cost=Fraction(frame.cost), share=part))
+        rows.append(
+            FrameRow(
+                about=frame.about,
+                payers=who,
+                cost=Fraction(frame.cost),
+                share=part,
+                shares=mine,
+                players=[key for key in frame.players if key in names],
+            )
+        )
     return rows

@@ -17,7 +17,12 @@ from billing.services.bills import (
     set_discount,
     set_split,
 )
-from billing.services.bookings import book_table, mark_no_shows, set_booking_status
+from billing.services.bookings import (
+    book_table,
+    mark_no_shows,
+    set_booking_status,
+    when_booking_changed,
+)
 from billing.services.payments import Tender, receipt_used, record_payment, record_refund
 from billing.services.sessions import (
     correct_stretch,
@@ -67,4 +72,5 @@ __all__ = [
     "validate_week",
     "void_session",
     "week_errors",
+    "when_booking_changed",
 ]

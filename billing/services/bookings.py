@@ -18,6 +18,21 @@ from billing.models import (
 )
 from billing.services.sessions import check_playable, locked_table, start_session
 
+_CHANGED_HOOKS = []
+
+
+def when_booking_changed(hook):
+    """``hook(booking)`` is called, inside the write's transaction, for every booking made
+    and every change of a booking's status (the players' pages, ``me``, show their bookings
+    at once: as a call to a table, not at their next sweep)."""
+    if hook not in _CHANGED_HOOKS:
+        _CHANGED_HOOKS.append(hook)
+
+
+def _changed(booking):
+    for hook in _CHANGED_HOOKS:
+        hook(booking)
+
 
 @transaction.atomic
 def book_table(*, table, name, phone, starts_at, minutes, user):
@@ -62,6 +77,7 @@ def book_table(*, table, name, phone, starts_at, minutes, user):
             _("Table %(number)d is already booked then.") % {"number": table.number},
             code="overlap",
         ) from error
+    _changed(booking)
     return booking
 
 
@@ -72,6 +88,7 @@ def set_booking_status(*, booking, status, user):
         raise ValidationError(_("This booking is no longer waiting."), code="state")
     booking.status = status
     booking.save(update_fields=["status"])
+    _changed(booking)
     if (
         status == ReservationStatus.CLAIMED
         and not TableSession.objects.filter(table=booking.table, status__in=OPEN_STATUSES).exists()
@@ -84,6 +101,13 @@ def mark_no_shows(now=None):
     """Bookings not claimed within the club's grace period become no-shows."""
     now = now or timezone.now()
     grace = timedelta(minutes=BillingSettings.load().no_show_minutes)
-    return Reservation.objects.filter(
-        status=ReservationStatus.BOOKED, starts_at__lt=now - grace
-    ).update(status=ReservationStatus.NO_SHOW)
+    late = Reservation.objects.filter(status=ReservationStatus.BOOKED, starts_at__lt=now - grace)
+    with transaction.atomic():
+        found = list(late.select_for_update())
+        count = late.filter(pk__in=[booking.pk for booking in found]).update(
+            status=ReservationStatus.NO_SHOW
+        )
+        for booking in found:
+            booking.status = ReservationStatus.NO_SHOW
+            _changed(booking)
+    return count

@@ -25,6 +25,7 @@ from records.stats import (
     game_with_seats,
     leaderboard,
     leaderboard_columns,
+    recorded_by,
     state_figures,
 )
 from toolbox import forms as ascii_forms
@@ -74,6 +75,7 @@ def game_detail(request, pk):
         "variant": variant,
         "seats": seats,
         "seat_names": [seat.name for seat in seats],  # the log names the players
+        "recorded_by": recorded_by(game),
         "settings_rows": played_settings(game, variant, seats),
         "winners": [seat for seat in seats if seat.outcome in (Outcome.WIN, Outcome.DRAW)],
         "draw_label": DRAW_LABELS.get((game.result or {}).get("draw")),

@@ -3,18 +3,28 @@
    ellipsised, is set smaller until it fits, down to 55 % of its size, or to the element's
    --fit-smallest (then the CSS's fallback, a break or an ellipsis, applies). The table board's
    newest event may take two lines (its box's height): it is set smaller only when even two do
-   not hold it, and its ticker is told when it takes two ("two-lines"). Runs on load, after
+   not hold it, and its ticker is told when it takes two ("two-lines"). A name on the wall
+   takes two lines, between its words, at the wall's size: it is set smaller only when a word
+   is wider than its row, or when two lines do not fit it or do not leave its tile's rows room. Runs on load, after
    every htmx swap, when the screen changes size and when a board turns a page (board.js). */
 (function () {
   "use strict";
   var SELECTOR =
     ".seat-name, .banner-text, .mini-name, .shelf .figure-label, .tboard .mbox-name, .ticker .newest";
   var TALL = ".ticker .newest";  // wraps within a height of its own
+  var ROWS = ".mini-name";  // wraps onto two lines within its tile's rows (the wall)
   var SMALLEST = 0.55;
   var STEP = 0.95;
 
   function overflows(el) {
     if (el.matches(TALL)) return el.scrollHeight > el.clientHeight + 1;
+    if (el.matches(ROWS)) {
+      if (el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight + 1) return true;
+      // on two lines, its row is taller: the tile's rows must still hold them all
+      var rows = el.closest(".mini-seats");
+      var line = parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.1;
+      return el.clientHeight > line * 1.5 && rows.scrollHeight > rows.clientHeight + 1;
+    }
     return el.scrollWidth > el.clientWidth;
   }
 

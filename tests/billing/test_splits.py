@@ -68,6 +68,49 @@ def test_the_charge_is_shared_in_proportion_to_what_each_frame_cost():
     assert shares == {"a": 218_18, "b": 381_82} and sum(shares.values()) == 600_00
 
 
+payer_keys = st.lists(st.sampled_from("abcdef"), min_size=1, max_size=6, unique=True)
+
+
+@given(
+    st.integers(0, 10**6),
+    st.lists(st.integers(0, 10**5), min_size=0, max_size=4),
+    st.lists(
+        st.tuples(
+            st.integers(1, 10**5),
+            st.lists(st.sampled_from("abcdefg"), max_size=3),
+            st.lists(st.sampled_from("abcdefg"), max_size=3),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    payer_keys,
+)
+def test_the_loser_pays_breaks_down_into_parts_that_add_up_to_each_share(time, bar, frames, payers):
+    """What a player's page shows of "the loser pays" (issue 31 item 4): each part of the
+    time and the lines nobody takes, as the split hands them out; per payer they add up to his
+    share, to the kopeck."""
+    lines = [Line(time, is_time=True), *(Line(amount) for amount in bar)]
+    frames = [Frame(Fraction(cost), losers=lost, players=played) for cost, lost, played in frames]
+    found = splits.breakdown("loser", payers, lines, frames=frames)
+    assert found.shares == split("loser", payers, lines, frames=frames)
+    assert len(found.frames) == len(frames)
+    for part, amount in zip(found.frames, splits.frame_parts(time, frames), strict=True):
+        assert sum(part.values()) == amount and set(part) <= set(payers)
+    for payer in payers:
+        parts = sum(part.get(payer, 0) for part in found.frames)
+        assert parts + found.shared[payer] == found.shares[payer]
+    assert sum(found.shares.values()) == time + sum(bar)
+
+
+def test_the_time_between_frames_is_everyones_to_the_kopeck():
+    """50 ₽ between the games among three payers: 16,67 + 16,67 + 16,66, as the bill shares
+    it (a player's page gave him 0,00 ₽ of it, or 16,66: his even cut, rounded down)."""
+    frames = [Frame(Fraction(4), losers=["a"], players=["a", "b"]), Frame(Fraction(1))]
+    found = splits.breakdown("loser", ["a", "b", "c"], [Line(250_00, is_time=True)], frames=frames)
+    assert found.frames == [{"a": 200_00}, {"a": 16_67, "b": 16_67, "c": 16_66}]
+    assert found.shares == {"a": 216_67, "b": 16_67, "c": 16_66}
+
+
 def test_unknown_mode_is_an_error():
     import pytest
 

@@ -18,6 +18,7 @@ from games import demo, rules
 from players.models import Player
 from tables.models import Table
 from tests.factories import UserFactory
+from tests.helpers import a_club_of_twelve
 from toolbox.roles import MARKERS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -216,28 +217,14 @@ def test_the_walls_names_are_readable_across_the_hall(browser, live_server):
     """A two-player table's names on the 1920×1080 wall were set at 18 px, smaller than the
     figure line beneath them, in rows three times as tall: unreadable from 5 m. A name is now
     at least as large as that line (fit-text still shrinks a name too long for its row)."""
-    marker = UserFactory(username="marker-wall", groups=[MARKERS])
-    rng = random.Random(5)
-    for number, (key, players) in enumerate(
+    a_club_of_twelve(
         [
             ("clockwise", ["Сокол", "Лена"]),
             ("cue_run", ["Миша", "Дед"]),
             ("pyramid_free", ["Андрей", "Профессор"]),
             ("cork", ["Аня", "Борис", "Вера", "Глеб"]),
-        ],
-        start=1,
-    ):
-        demo.play(
-            table=Table.objects.create(number=number),
-            variant=key,
-            settings={},
-            players=players,
-            marker=marker,
-            rng=rng,
-            strokes=3,
-            undo_every=0,
-        )
-    Table.objects.bulk_create(Table(number=number) for number in range(5, 13))  # a club's 12
+        ]
+    )
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="ru-RU")
     page = context.new_page()
     page.goto(f"{live_server.url}/board/")

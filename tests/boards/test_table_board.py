@@ -235,6 +235,28 @@ def test_cue_run_board_declares_the_result_as_soon_as_it_is_decided(client, tabl
     assert [name for classes, name, _ in seats(html) if "is-turn" in classes] == ["Глеб"]
 
 
+def test_a_conditional_draw_is_called_one_and_tags_nobody_the_winner(client, table, marker_user):
+    """Issue 31, D1: both runs in 17 strokes (not 16 in 16) are a conditional draw; the TV
+    said «Ничья» and tagged both players «победитель»."""
+    game = start(table, "cue_run", ["Вера", "Глеб"], marker_user)
+    run = [ev("stroke"), *[ev("pot")] * 16]
+    game = record(game, marker_user, *run, *run)
+    for closed in (False, True):  # the state is finished; then the marker closes it too
+        if closed:
+            services.finish_game(game=game, user=marker_user)
+        html = board_html(client)
+        assert "data-banner>Условная ничья: Вера, Глеб<" in html
+        assert [classes for classes, _, _ in seats(html)] == [["is-draw"], ["is-draw"]]
+        assert html.count('class="turn-mark draw-mark">ничья<') == 2
+        assert "winner-mark" not in html and "is-winner" not in html
+    # Every run 16 in 16 is a normal draw: said so, nobody the winner either.
+    game = start(table, "cue_run", ["Вера", "Глеб"], marker_user)
+    record(game, marker_user, *[ev("pot")] * 32)
+    html = board_html(client)
+    assert "data-banner>Ничья (все серии 16 из 16)<" in html
+    assert html.count("draw-mark") == 2 and "winner-mark" not in html
+
+
 def test_cue_vs_hand_board_shows_balls_per_player_and_roles(client, table, marker_user):
     game = start(table, "cue_vs_hand", ["Дина", "Егор"], marker_user, target=8, cue_seat=0)
     # The break drops nothing: Егор (hand) pots 2, then 1, misses; Дина (cue) pots 1.

@@ -141,6 +141,17 @@ def test_a_disputed_game_goes_to_the_admins_with_both_players_words(lena, sokol)
     assert rating.current(rating.family_of("pyramid_free")).games == {}
     # Only admins settle.
     assert phone.get(reverse("me:disputes")).status_code == 403
+    # Issue 31 item 4: on both players' pages it reads «Не засчитана», not «Прервана».
+    for client in (phone, other):
+        page = client.get(reverse("me:home")).content.decode()
+        row = page.split('class="plain me-games"')[1].split("</li>")[0]
+        assert "Не засчитана" in row and "Прервана" not in row, row
+    # A game of his own that was stopped before its end (no result to count) is «Прервана».
+    stopped = start_own(phone, TableFactory(number=5), sokol)
+    game_services.abandon_game(game=stopped, user=lena.user)
+    page = phone.get(reverse("me:home")).content.decode()
+    row = page.split('class="plain me-games"')[1].split("</li>")[0]
+    assert f"/games/{stopped.pk}/" in row and "Прервана" in row, row
 
 
 def test_an_empty_or_overlong_dispute_is_refused(lena, sokol):

@@ -12,12 +12,16 @@ from django.utils import timezone
 from billing import selectors as billing_selectors
 from billing import services as billing_services
 from billing.demo import load_demo_tariffs
-from billing.models import Reservation, SplitMode
+from billing.models import BarItem, Reservation, SplitMode
 from games import services as game_services
 from games.models import Game, GameStatus, Outcome
+from live import publishing
 from me import fragments, selectors
 from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
 from toolbox.roles import CASHIERS, MARKERS
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.simulate import play_frame
 
 pytestmark = pytest.mark.django_db
 
@@ -73,6 +77,61 @@ def test_his_open_bill_explains_the_loser_pays_and_an_unconfirmed_game_is_shared
     assert phone.get(reverse("billing:bill", args=[bill.pk])).status_code == 403
 
 
+def test_his_parts_of_the_loser_pays_add_up_to_his_share_to_the_kopeck(lena, sokol):
+    """Issue 31 item 4: the time between games read 0,00 ₽ while the bill shares it among
+    everyone, and each part was his even cut of it (rounded down), so the parts did not add
+    up to his share. 11:00–12:10 at 400 ₽/h is charged 75 min, 500 ₽; Lena loses 11:00–11:25,
+    nobody plays 11:25–11:32, Boris loses to Сокол 11:32–12:10; a tea (150 ₽) is for all."""
+    load_demo_tariffs()
+    cashier = UserFactory(username="c", groups=[CASHIERS])
+    table = TableFactory(number=1, kind="pyramid_12")
+    boris = PlayerFactory(full_name="Борис Иванов", phone="+7 999 000-00-01")
+    played(table, [lena, boris], at(11), at(11, 25), losers=[lena])
+    played(table, [boris, sokol], at(11, 32), at(12, 10), losers=[boris])
+    bill = loser_bill(table, cashier, at(11), at(12, 10))
+    tea = BarItem.objects.create(name="Чай", price=150_00)
+    billing_services.add_bar_item(bill=bill, item=tea, quantity=1, user=cashier)
+    summary = billing_selectors.bill_summary(bill)
+    assert summary.total == 500_00 + 150_00
+    # The time's 500 ₽ in proportion to the parts' own minutes (25, 38 and, between the
+    # games, 7 of 70), to the kopeck: 178.5714… → 178,57 ₽; 271.4285… → 271,42 ₽ and the
+    # kopeck left over (the largest remainder) → 271,43 ₽; 50,00 ₽.
+    assert [row.share for row in summary.frames] == [178_57, 271_43, 50_00]
+    # The 50 ₽ between the games among the three payers: 16,67 + 16,67 + 16,66 (the
+    # earlier payers take the kopecks left over); the tea likewise, 50 ₽ each.
+    shares = {payer.name: share for payer, share in summary.shares}
+    assert shares == {
+        "Лена": 178_57 + 16_67 + 50_00,
+        "Борис Иванов": 271_43 + 16_67 + 50_00,
+        "Сокол": 16_66 + 50_00,
+    }
+    [entry] = selectors.open_bills(lena)
+    assert entry.share == 245_24
+    assert [(part.label, part.amount, part.note) for part in entry.parts] == [
+        ("Партия в 11:00", 178_57, "проигрыш: платите вы"),
+        ("Партия в 11:32", 0, "не ваша партия: платят её игроки"),
+        ("Время между партиями", 16_67, "между партиями: поровну"),
+        ("Бар на всех", 50_00, "поровну"),
+    ]
+    assert sum(part.amount for part in entry.parts) == entry.share
+    [entry] = selectors.open_bills(sokol)  # he won his game: the time between and the tea
+    assert [part.amount for part in entry.parts] == [0, 0, 16_66, 50_00]
+    assert entry.parts[1].note == "победа: платит проигравший"
+    assert sum(part.amount for part in entry.parts) == entry.share == 66_66
+    # His own line (a coffee he takes) is on his page beside the parts, adding up too.
+    coffee = BarItem.objects.create(name="Кофе", price=120_00)
+    me = bill.payers.get(player=lena)
+    billing_services.add_bar_item(bill=bill, item=coffee, quantity=1, user=cashier, payer=me)
+    [entry] = selectors.open_bills(lena)
+    assert [line.amount for line in entry.lines] == [120_00]
+    parts = sum(part.amount for part in entry.parts)
+    assert parts + 120_00 == entry.share == 245_24 + 120_00
+    page = Client()
+    page.force_login(lena.user)
+    html = page.get(reverse("me:home")).content.decode()
+    assert "16,67" in html and "365,24" in html  # (the between part read 0,00 ₽)
+
+
 def test_confirmed_games_feed_the_loser_pays(lena, sokol):
     load_demo_tariffs()
     cashier = UserFactory(username="c", groups=[CASHIERS])
@@ -110,6 +169,68 @@ def test_his_bookings_are_those_with_his_phone(lena):
     Reservation.objects.filter(pk=mine.pk).update(starts_at=now + timedelta(minutes=3))
     up = selectors.up_now(lena)
     assert up.table == 2 and up.key == f"booking-{mine.pk}"
+
+
+def test_his_booked_table_does_not_call_him_while_he_plays_elsewhere(lena, sokol):
+    """Issue 31 item 4: his booked table's «Ваш выход» showed while he played his match at
+    another table. While he plays (a match under way, or a game), the booking waits."""
+    now = timezone.now()
+    booked = TableFactory(number=2)
+    Reservation.objects.create(
+        table=booked, name="Лена", phone=lena.phone,
+        starts_at=now + timedelta(minutes=3), ends_at=now + timedelta(hours=1),
+    )  # fmt: skip
+    assert selectors.up_now(lena).key.startswith("booking-")
+    marker = UserFactory(username="m", groups=[MARKERS])
+    match = tournament_services.start_match(
+        table=TableFactory(number=1), variant="pyramid_free", a=lena, b=sokol, race_to=2,
+        marker=marker,
+    )  # fmt: skip
+    up = selectors.up_now(lena)
+    assert up.key == f"match-{match.pk}" and up.table == 1  # called: this is where he is wanted
+    frame = tournament_selectors.current_frame(match)
+    game = play_frame(frame.game, 0)  # the first frame is played…
+    tournament_services.finish_frame_and_continue(
+        game=game, expected_seq=game.last_seq, marker=None
+    )
+    assert selectors.up_now(lena) is None  # …and between two frames he is playing too
+    assert "me-up" not in fragments.render_live(lena)[1]
+    tournament_services.abandon_match(match=match, user=marker)
+    assert selectors.up_now(lena).key.startswith("booking-")
+    single = GameFactory(table=TableFactory(number=3), seats=[lena, "Гость"], marker=marker)
+    assert selectors.up_now(lena) is None and "me-up" not in fragments.render_live(lena)[1]
+    game_services.abandon_game(game=single, user=marker)
+    assert selectors.up_now(lena).table == 2
+
+
+def test_a_booking_made_at_the_desk_is_published_to_his_page_like_a_call(
+    lena, sokol, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Issue 31 item 4: a booking the desk made reached his page only at its next sweep (15
+    s); a call to a table is published to his topic at once, and so is a booking now: made,
+    claimed or cancelled, on the desk's page, for the players with its phone only."""
+    published = []
+    monkeypatch.setattr(publishing, "publish_now", published.append)
+    cashier = Client()
+    cashier.force_login(UserFactory(username="c", groups=[CASHIERS]))
+    table = TableFactory(number=2)
+    starts = timezone.localtime() + timedelta(hours=1)
+    data = {"table": table.pk, "name": "Лена", "phone": "8 (912) 345 67 89", "minutes": 60}
+    data["starts_at"] = starts.strftime("%Y-%m-%dT%H:%M")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = cashier.post(reverse("billing:bookings"), data)
+    assert response.status_code == 302
+    booking = Reservation.objects.get()
+    assert published == [[f"player.{lena.pk}"]]  # hers: her phone, written another way
+    assert selectors.bookings(lena) == [booking]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        cashier.post(reverse("billing:booking_action", args=[booking.pk, "cancel"]))
+    assert published == [[f"player.{lena.pk}"]]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):  # nobody's phone: nobody told
+        cashier.post(reverse("billing:bookings"), data | {"phone": "+7 901 000 00 00"})
+    assert Reservation.objects.count() == 2 and published == []
 
 
 def test_his_game_in_progress_shows_live_on_his_page(lena):

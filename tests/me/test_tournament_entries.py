@@ -8,11 +8,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from games import selectors as game_selectors
+from games import services as game_services
 from games.models import Game
+from live import publishing
 from me import fragments, selectors
 from players.models import Player
 from tables.models import Table
-from tests.factories import TableFactory, UserFactory
+from tests.factories import GameFactory, TableFactory, UserFactory, record
 from tests.tournaments.test_tournaments import play_match
 from toolbox.roles import ADMINS
 from tournaments import selectors as tournament_selectors
@@ -173,6 +176,41 @@ def test_the_called_match_says_you_are_up_with_its_table_and_is_flagged_if_not_s
     assert "data-no-show" in page and "неявка?" in page
 
 
+def test_you_are_up_is_gone_from_his_page_at_the_matchs_first_stroke(
+    lena, sokol, django_capture_on_commit_callbacks, monkeypatch
+):
+    """Issue 31 item 4: «Ваш выход» stayed on his page after the match's first stroke (until
+    the page's next sweep): the first stroke is published to the players' pages at once."""
+    tournament = running([lena, sokol, *others(2)])
+    view = tournament_selectors.tournament_view(tournament)
+    seed = tournament.entrants.get(player=lena).seed
+    item = next(i for i in view.queue if seed in (i.seed_a, i.seed_b))
+    admin = UserFactory(username="adm", groups=[ADMINS])
+    match = services.start_tournament_match(
+        tournament=tournament, key=item.spec.key, table=Table.objects.get(number=1), marker=admin
+    )
+    assert "me-up" in fragments.render_live(lena)[1]
+    published = []
+    monkeypatch.setattr(publishing, "publish_now", published.append)
+    game = tournament_selectors.current_frame(match).game
+    with django_capture_on_commit_callbacks(execute=True):
+        game = record(game, admin, a_stroke(game))
+    players = {seat.player_id for seat in game.seats.all()}
+    assert lena.pk in players and published[-1] == [f"player.{pk}" for pk in sorted(players)]
+    assert selectors.up_now(lena) is None and "me-up" not in fragments.render_live(lena)[1]
+    published.clear()
+    with django_capture_on_commit_callbacks(execute=True):  # the next strokes: not told
+        record(game, admin, a_stroke(game))
+    assert not [topics for topics in published if f"player.{lena.pk}" in topics]
+
+
+def a_stroke(game):
+    """A legal stroke of the game as it stands (no foul), as its console's button sends it."""
+    state = game_selectors.game_state(game)
+    variant = game_selectors.variant_of(game)
+    return next(a for a in variant.legal_actions(state) if not a.fouls).event()
+
+
 def test_the_predicted_start_counts_the_queue_ahead_and_the_clubs_frame_durations(lena):
     # Lena is seed 7: her match (2 v 7) is the last of round 1.
     players = [*others(6), lena, *others(1, prefix="Гость")]
@@ -209,6 +247,58 @@ def test_the_predicted_start_counts_the_queue_ahead_and_the_clubs_frame_duration
     # Without any history: the fallback per frame.
     Game.objects.filter(match_frame__isnull=False).update(finished_at=None)
     assert tournament_selectors.frame_minutes("clockwise", 2) == (20.0, 0)
+
+
+def test_the_predicted_start_waits_for_an_opponent_still_playing_elsewhere(lena):
+    """Issue 31 item 4: with a table free, his match was predicted to start now while his
+    opponent was still playing at another table. No frame is timed yet: 20 min a frame."""
+    players = [lena, *others(3)]
+    tournament = running(players, tables=3)
+    view = tournament_selectors.tournament_view(tournament)
+    seed = tournament.entrants.get(player=lena).seed
+    mine = next(i for i in view.queue if seed in (i.seed_a, i.seed_b))
+    rival_seed = mine.seed_b if mine.seed_a == seed else mine.seed_a
+    rival = Player.objects.get(pk=view.entrants[rival_seed].player_id)
+    # Her opponent plays a game of his own at table 3: one frame, 20 min, left.
+    own = GameFactory(
+        table=Table.objects.get(number=3), variant="pyramid_free", seats=[rival, "Гость"]
+    )
+    now = timezone.now()
+    [nxt] = selectors.next_matches(lena, now)
+    assert nxt.item.spec.key == mine.spec.key and nxt.table is None  # not offered: he plays
+    assert abs((nxt.starts_at - now).total_seconds() / 60 - 20) < 0.1
+    assert nxt.ahead == 1  # the other match takes a free table first
+    # A round robin: her next match's players both play their first ones (a race to 2:
+    # 2.5 frames at 20 min), so it starts when those end, though table 3 is free now.
+    robin = Tournament.objects.create(
+        name="Круг", format="round_robin", variant="clockwise", race_group=2, groups=1,
+        registration_open=True, date=timezone.localdate(),
+    )  # fmt: skip
+    game_services.abandon_game(game=own, user=None)  # (his game is over)
+    for player in [lena, *others(3, prefix="Круг")]:
+        services.sign_up(tournament=robin, player=player)
+    entrants = [entrant.pk for entrant in robin.entrants.order_by("pk")]
+    services.start_tournament(tournament=robin, method="manual", manual=entrants)
+    admin = UserFactory(username="adm", groups=[ADMINS])
+    first, second, *_rest = tournament_selectors.tournament_view(robin).queue
+    for item, number in ((first, 1), (second, 2)):
+        services.start_tournament_match(
+            tournament=robin, key=item.spec.key, table=Table.objects.get(number=number),
+            marker=admin,
+        )  # fmt: skip
+    now = timezone.now()
+    nxt = next(n for n in selectors.next_matches(lena, now) if n.tournament == robin)
+    assert nxt.item.status == "in_progress"  # her first match: in play
+    view = tournament_selectors.tournament_view(robin)
+    seed = robin.entrants.get(player=lena).seed
+    later = [i for i in view.queue if seed in (i.seed_a, i.seed_b)][0]
+    busy = {i.seed_a for i in view.in_play} | {i.seed_b for i in view.in_play}
+    assert {later.seed_a, later.seed_b} <= busy  # both of its players are playing now
+    free = len(tournament_selectors.free_tables_for_matches())
+    assert free == 1
+    start, ahead, minutes = tournament_selectors.predicted_start(view, later.spec.key, free, now)
+    assert minutes == 20 and ahead == 0
+    assert abs((start - now).total_seconds() / 60 - 50) < 0.1
 
 
 def test_an_answer_goes_back_to_a_page_of_this_site_only(lena):

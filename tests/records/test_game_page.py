@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Game, Seat
-from tests.factories import cork_stats, finished, player, table
+from tests.factories import UserFactory, cork_stats, finished, player, table
+from toolbox.roles import ADMINS, MARKERS, PLAYERS, ensure_roles
 
 pytestmark = pytest.mark.django_db
 
@@ -130,3 +131,25 @@ def test_a_seat_setting_names_the_player_seated_there(client, variant, game_sett
     assert response.status_code == 200
     html = response.content.decode()
     assert f"<dt>{label}</dt><dd>Bob</dd>" in html
+
+
+@pytest.mark.parametrize(
+    ("groups", "self_scored", "shown"),
+    [
+        ([ADMINS], False, "запись: администратор"),
+        ([MARKERS], False, "запись: маркёр"),
+        ([PLAYERS], True, "запись: сами игроки, без маркёра"),
+    ],
+)
+def test_the_page_names_who_recorded_the_game_by_role_never_by_login(
+    client, groups, self_scored, shown
+):
+    """Issue 31 item 4: an anonymous visitor read «маркёр: admin», a staff user's name."""
+    ensure_roles()
+    recorder = UserFactory(username="admin-petrov", groups=groups)
+    game = finished("cork", [(player("Ann"), "win", 3, cork_stats()), ("Gus", "loss", 1, {})])
+    Game.objects.filter(pk=game.pk).update(marker=recorder, needs_confirmation=self_scored)
+    page = client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    lead = " ".join(re.sub(r"<[^>]+>", " ", page.split('class="lead"')[1].split("</p>")[0]).split())
+    assert shown in lead, lead
+    assert "admin-petrov" not in page and "маркёр: " not in page

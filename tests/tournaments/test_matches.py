@@ -192,6 +192,34 @@ def test_after_the_match_the_boards_say_the_match_is_over(client, table, players
     assert "Последняя партия" not in tile
 
 
+def test_a_match_over_reads_in_one_order_above_its_banner(client, table, players, marker_user):
+    """Issue 31, D8: the last frame won 3 : 1 by the player in its seat 2. The line above the
+    seats read «A 1 : 3, до 3 B» right above «Матч окончен 3 : 1»: once the match is over it
+    reads the winner first, as the banner does; the console's strip keeps the seat order."""
+    match = start(table, players[0], players[1], marker_user, race_to=3, first_break="b")
+    for side in ("b", "a", "b", "b"):  # the break alternates: A breaks the fourth, B wins it
+        frame = selectors.current_frame(match)
+        game = play_frame(frame.game, 0 if frame.breaker == side else 1)
+        services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    assert frame.breaker == "a"
+    match.refresh_from_db()
+    assert (match.status, match.winner) == ("finished", "b")
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    line = board.split('class="match-line')[1].split("</p>")[0]
+    words = " ".join(re.sub(r"<[^>]+>", " ", line.split(">", 1)[1]).split())
+    assert words.startswith(f"{match.name_b} 3 : 1, до 3 {match.name_a}"), words
+    assert "Матч окончен 3 : 1" in board
+    # While it is played, the line keeps the frame's seat order (the breaker first).
+    second = start(table, players[2], players[3], marker_user, race_to=3, first_break="b")
+    frame = selectors.current_frame(second)
+    game = play_frame(frame.game, 0)  # its B breaks the first frame and wins it; A breaks next
+    services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    line = board.split('class="match-line')[1].split("</p>")[0]
+    words = " ".join(re.sub(r"<[^>]+>", " ", line.split(">", 1)[1]).split())
+    assert words.startswith(f"{second.name_a} 0 : 1, до 3 {second.name_b}"), words
+
+
 def test_frame_finished_on_the_console_also_counts(marker_client, table, players, marker_user):
     match = start(table, players[0], players[1], marker_user, race_to=1)
     game = play_frame(frame_game(match), 1)  # B, in seat 2, wins
@@ -199,7 +227,7 @@ def test_frame_finished_on_the_console_also_counts(marker_client, table, players
     match.refresh_from_db()
     assert (match.status, match.winner) == ("finished", "b")
     result = marker_client.get(reverse("games:result", args=[game.pk])).content.decode()
-    assert "0 : 1, до 1" in result
+    assert "1 : 0, до 1" in result  # the match is over: its winner first
     assert reverse("games:rematch", args=[game.pk]) not in result
 
 

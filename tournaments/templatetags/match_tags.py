@@ -23,7 +23,8 @@ def _line(game, state=None):
     score = selectors.match_score(match, frames)
     frame = next((f for f in frames if f.game_id == game.pk), None)
     number = frame.number if frame else len(frames)
-    # In the frame's seat order (the breaker in seat 1), like the seats shown below it.
+    # In the frame's seat order (the breaker in seat 1), like the seats shown below it (the
+    # console's strip and the overlays read the frames so).
     names, scores = [match.name_a, match.name_b], list(score)
     if frame is not None and frame.breaker == "b":
         names.reverse()
@@ -31,12 +32,16 @@ def _line(game, state=None):
     over = match.status == MatchStatus.FINISHED
     frame_open = game.status == GameStatus.IN_PROGRESS
     winner_score, loser_score = sorted(score, reverse=True)
+    # What the line reads: the frame's seat order while the match is played; once it is over,
+    # the winner first, in the order of «Матч окончен 3 : 1» beside it.
+    shown = list(zip(names, scores, strict=True))
+    if over and scores[1] > scores[0]:
+        shown.reverse()
     return {
         "match": match,
-        "name_1": names[0],
-        "name_2": names[1],
         "score_1": scores[0],
         "score_2": scores[1],
+        "shown": shown,
         "frame_number": number,
         "over": over,
         "frame_open": frame_open,
