@@ -127,7 +127,8 @@ class Event(Schema):
     pocket: str | None
     count: int | None
     balls: list[int]
-    recorded_at: datetime | None
+    recorded_at: datetime | None  # when it reached the server
+    tapped_at: datetime | None  # when the marker tapped it (earlier when sent from offline)
     description: str
     undone: bool
     state: State

@@ -127,9 +127,14 @@ def game_detail(pk):
         log, error = game_selectors.game_log(game), ""
     except (rules.RuleViolation, rules.SettingsError) as exc:
         log, error = [], render_message(getattr(exc, "message", str(exc)))
-    recorded = dict(Event.objects.filter(game=game).values_list("seq", "recorded_at"))
+    recorded = {
+        seq: (at, tapped)
+        for seq, at, tapped in Event.objects.filter(game=game).values_list(
+            "seq", "recorded_at", "tapped_at"
+        )
+    }
     events = [
-        _event(number, step, recorded.get(number), game, names)
+        _event(number, step, *recorded.get(number, (None, None)), game, names)
         for number, step in enumerate(log, start=1)
     ]
     result = game.result if game.status == GameStatus.FINISHED else None
@@ -149,7 +154,7 @@ def game_detail(pk):
     }
 
 
-def _event(number, step, recorded_at, game, names):
+def _event(number, step, recorded_at, tapped_at, game, names):
     event, after = step.event, step.after
     figures = stats.state_figures(game.variant, after)
     return {
@@ -161,6 +166,7 @@ def _event(number, step, recorded_at, game, names):
         "count": event.count,
         "balls": list(event.extra_balls),
         "recorded_at": recorded_at,
+        "tapped_at": tapped_at or recorded_at,
         "description": render_message(step.description, names),
         "undone": step.undone,
         "state": {

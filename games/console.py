@@ -24,8 +24,7 @@ from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
 from games.replay_cache import engine_fingerprint
-
-QUICK_COUNTS = 6  # "balls pocketed": one big button each for 1 … 6, the rest behind "more"
+from games.rules import offline
 
 # The table seen from above, home at the bottom: how the pocket buttons are laid out.
 POCKET_GRID = [
@@ -152,27 +151,19 @@ class ActionView:
             if action.pockets
             else []
         )
-        optional = set(action.optional)
-        # A foul's optional detail: the balls pocketed on it, spotted (their numbers, or how
-        # many), chosen in its "several fouls" form; the one-tap foul buttons leave it out.
-        self.spot_balls = list(action.extra_balls) if action.fouls else []
-        self.spot_count = action.max_count if action.fouls and "count" in optional else None
-        self.max_count = None if "count" in optional else action.max_count
+        # The shape of its buttons, as the offline console lays it out too.
+        layout = offline.action_layout(action)
+        self.spot_balls = layout["spot_balls"]
+        self.spot_count = layout["spot_count"]
+        self.max_count = layout["max_count"]
         self.returns = action.returns
-        details = [
-            bool(self.fouls),
-            bool(self.balls) and "ball" not in optional,
-            bool(self.pockets) and "pocket" not in optional,
-            bool(self.max_count),
-        ]
-        # One tap records it: nothing to choose.
-        self.simple = not any(details)
+        self.simple = layout["shape"] == "simple"  # one tap records it: nothing to choose
         # Only one thing to choose: a button per choice, one tap records it.
-        self.fouls_only = details == [True, False, False, False]
-        self.pockets_only = details == [False, False, True, False] and not action.default_pocket
-        self.count_only = details == [False, False, False, True]
-        self.counts = list(range(1, min(self.max_count or 0, QUICK_COUNTS) + 1))
-        self.more_counts = list(range(QUICK_COUNTS + 1, (self.max_count or 0) + 1))
+        self.fouls_only = layout["shape"] == "fouls"
+        self.pockets_only = layout["shape"] == "pockets"
+        self.count_only = layout["shape"] == "counts"
+        self.counts = layout["counts"]
+        self.more_counts = layout["more_counts"]
 
 
 def _pocket_button_label(action, pocket, default_label):
@@ -254,6 +245,7 @@ def offline_config(game):
         "sw_url": reverse("games:service_worker"),
         "catalog": engine_catalog(get_language()),
         "texts": _offline_texts(),
+        "shapes": presentation_of(game.variant).offline_shapes,
     }
 
 
@@ -263,7 +255,7 @@ def _offline_texts():
         "queued": _("Not sent yet (%(n)s)"),
         "sending": _("Sending…"),
         "offline": _("No connection: strokes are kept on this device."),
-        "engine_loading": _("The rules are still loading: the tap is kept and shown in a moment."),
+        "engine_loading": _("Kept (%(n)s): shown once the rules have loaded"),
         "signed_out": _("Sign in again: %(n)s strokes wait on this device."),
         "conflict_status": _("Not sent yet (%(n)s): choose below."),
         "conflict_title": _("Another device recorded on this game meanwhile"),
@@ -292,6 +284,12 @@ def _offline_texts():
         "pocket": _("Pocket"),
         "how_many": _("How many"),
         "other_balls": _("Other balls fell too"),
+        "several_spotted": _("Several fouls, or balls pocketed on the foul"),
+        "spotted": _("Balls pocketed on the foul (they are spotted)"),
+        "called_ball": _("Called ball"),
+        "called_pocket": _("Called pocket"),
+        "pocketed_as_called": _("Pocketed as called"),
+        "returned": _("Which balls go back (handicap)?"),
     }
 
 

@@ -184,6 +184,9 @@ class Event(ImmutableRow, models.Model):
     payload = models.JSONField(_("details"), default=dict, blank=True)
     recorded_by = done_by(_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded"), auto_now_add=True)
+    # When the marker tapped it, where that was earlier than it landed: a stroke kept on
+    # the phone while the Wi-Fi was down (static/js/outbox.js) and sent once it was back.
+    tapped_at = models.DateTimeField(_("tapped"), null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -10,6 +10,7 @@ PostgreSQL) for their transaction. The unique (game, seq) constraint backs both 
 """
 
 import time
+from datetime import UTC, datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -264,9 +265,11 @@ def other_devices(game, device, now):
     )
 
 
-def record_event(*, game, expected_seq, event, user, device=""):
+def record_event(*, game, expected_seq, event, user, device="", tapped_at=None):
     """Records one marker event; returns the updated Game (its replay cached on it).
     ``device``: which browser recorded it (``games.console.device_of``), noted on the game.
+    ``tapped_at``: when the marker tapped it, for a stroke kept on his phone offline and
+    sent later (``tapped_moment``); the event's ``recorded_at`` is when it landed.
 
     Raises StaleEvent (``expected_seq`` is not the game's ``last_seq``), GameClosed (the game
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
@@ -311,6 +314,7 @@ def record_event(*, game, expected_seq, event, user, device=""):
             recent_devices=found.recent_devices,
             status=GameStatus.IN_PROGRESS,
             publish=publish,
+            tapped_at=tapped_at,
         )
     except IntegrityError:  # the sequence number was taken after all
         written = False
@@ -348,7 +352,7 @@ def refresh_replay_cache(*, game):
     return locked
 
 
-def undo_last(*, game, expected_seq, user, device=""):
+def undo_last(*, game, expected_seq, user, device="", tapped_at=None):
     """Records an undo: the newest effective event stops counting (nothing is deleted)."""
     return record_event(
         game=game,
@@ -356,7 +360,17 @@ def undo_last(*, game, expected_seq, user, device=""):
         event=rules.Event(rules.UNDO),
         user=user,
         device=device,
+        tapped_at=tapped_at,
     )
+
+
+def tapped_moment(epoch_ms, now=None):
+    """When a tap sent later was made, from the phone's clock (milliseconds since the epoch,
+    as a browser counts them): never after ``now`` (a phone's clock ahead of the server's),
+    None when it is no earlier than now (a stroke posted as it was tapped)."""
+    now = now or timezone.now()
+    moment = datetime.fromtimestamp(epoch_ms / 1000, tz=UTC)
+    return moment if moment < now - timedelta(seconds=1) else None
 
 
 def dispute_last(*, game, expected_seq, user, device=""):

@@ -132,7 +132,15 @@ def read_with_seats(pk):
 
 
 # The names of the columns written, in the order of the values ``append_event`` passes.
-_EVENT_COLUMNS = ("game_id", "seq", "kind", "payload", "recorded_by_id", "recorded_at")
+_EVENT_COLUMNS = (
+    "game_id",
+    "seq",
+    "kind",
+    "payload",
+    "recorded_by_id",
+    "recorded_at",
+    "tapped_at",
+)
 
 
 @cache
@@ -163,12 +171,23 @@ def _append_sql(vendor, publishing):
 
 
 def append_event(
-    *, game, seq, kind, payload, user_id, replay_cache, recent_devices, status, publish=None
+    *,
+    game,
+    seq,
+    kind,
+    payload,
+    user_id,
+    replay_cache,
+    recent_devices,
+    status,
+    publish=None,
+    tapped_at=None,
 ):
     """Inserts event ``seq`` of ``game`` and stores ``last_seq = seq``, the cached replay and
     the devices that recorded lately — if the game's row still has ``last_seq = seq - 1`` and
     ``status``. Returns whether it did (False: another writer was first; nothing written).
     ``publish``: ``live.publish_clause(…)``, evaluated once written (None: nothing is).
+    ``tapped_at``: when the marker tapped it, for a stroke sent later (None: now).
 
     An (game, seq) already taken raises ``IntegrityError`` as the ORM's insert would."""
     field = Event._meta.get_field
@@ -187,6 +206,7 @@ def append_event(
         field("payload").get_db_prep_save(payload, connection),
         user_id,
         field("recorded_at").get_db_prep_save(timezone.now(), connection),
+        field("tapped_at").get_db_prep_save(tapped_at, connection),
     ]
     clause, clause_values = publish or (None, [])
     update, insert = _append_sql(connection.vendor, clause)

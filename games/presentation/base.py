@@ -84,6 +84,9 @@ class Presentation:
     # its own way instead of the generic buttons; it reads ``action`` (with
     # ``action.extra``: what ``action_context`` returns) and ``game``.
     action_templates: dict = {}
+    # The same actions drawn offline (static/js/outbox.js), by kind: "called_pot" (classic
+    # pyramid's call, with the stroke's button beside it) or "hidden" (drawn with another).
+    offline_shapes: dict = {}
 
     def action_context(self, state, action) -> dict:
         """What an action's own template needs besides the action."""

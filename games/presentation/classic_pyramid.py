@@ -62,6 +62,7 @@ class ClassicPresentation(NamedHandicap, Presentation):
         classic_pyramid.POT: "games/presentation/classic_pyramid.html#pot",
         classic_pyramid.STROKE: "games/presentation/classic_pyramid.html#stroke",
     }
+    offline_shapes = {classic_pyramid.POT: "called_pot", classic_pyramid.STROKE: "hidden"}
 
     def action_context(self, state, action):
         """What the pot form shows: each ball's points, and what the preview adds up."""

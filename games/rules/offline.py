@@ -54,6 +54,7 @@ POCKET_GRID = (
     Pocket.NEAR_RIGHT,
 )
 _PLAIN_NUMBER = re.compile(r"[0-9]{1,4}", re.ASCII)
+QUICK_COUNTS = 6  # "balls pocketed": one big button each for 1 … 6, the rest behind "more"
 
 
 # --- a queued tap ------------------------------------------------------------------------
@@ -144,9 +145,54 @@ def state_digest(state: Any) -> str:
     return json.dumps(_plain(state), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+def action_layout(action: Action) -> dict[str, Any]:
+    """How the console lays ``action`` out, online (``games.console.ActionView``) and offline
+    (``static/js/outbox.js``) alike: its ``shape`` — ``simple`` (one tap records it),
+    ``fouls`` (a button per foul), ``pockets`` (a button per pocket), ``counts`` (a button
+    per count, +1 … +6, the rest behind "more") or ``detailed`` (pickers and one button) —
+    and the details each shape needs.
+
+    >>> from .base import Message
+    >>> action_layout(Action("pot", Message("Pot"), max_count=8))["shape"]
+    'counts'
+    >>> action_layout(Action("pot", Message("Pot"), max_count=8))["more_counts"]
+    [7, 8]
+    """
+    optional = set(action.optional)
+    # A foul's optional detail: the balls pocketed on it, spotted (their numbers, or how
+    # many), chosen in its "several fouls" form; the one-tap foul buttons leave it out.
+    max_count = None if "count" in optional else action.max_count
+    details = (
+        bool(action.fouls),
+        bool(action.balls) and "ball" not in optional,
+        bool(action.pockets) and "pocket" not in optional,
+        bool(max_count),
+    )
+    if not any(details):
+        shape = "simple"
+    elif details == (True, False, False, False):
+        shape = "fouls"
+    elif details == (False, False, True, False) and not action.default_pocket:
+        shape = "pockets"
+    elif details == (False, False, False, True):
+        shape = "counts"
+    else:
+        shape = "detailed"
+    return {
+        "shape": shape,
+        "max_count": max_count,
+        "counts": list(range(1, min(max_count or 0, QUICK_COUNTS) + 1)),
+        "more_counts": list(range(QUICK_COUNTS + 1, (max_count or 0) + 1)),
+        "spot_balls": list(action.extra_balls) if action.fouls else [],
+        "spot_count": action.max_count if action.fouls and "count" in optional else None,
+        "default_ball": action.balls[0] if len(action.balls) == 1 else None,
+    }
+
+
 def _action(action: Action, variant: Any, catalog: Mapping[str, str], names: Sequence[str]):
     offered = set(action.pockets)
     return {
+        **action_layout(action),
         "kind": action.kind,
         "label": render(action.label, catalog, names),
         "fouls": [
@@ -166,7 +212,6 @@ def _action(action: Action, variant: Any, catalog: Mapping[str, str], names: Seq
         if action.pockets
         else [],
         "default_pocket": action.default_pocket.value if action.default_pocket else None,
-        "max_count": action.max_count,
         "extra_balls": list(action.extra_balls),
         "optional": list(action.optional),
         "returns": action.returns,

@@ -211,13 +211,39 @@ def record(request, pk):
         )
     except rules.RuleViolation as violation:
         return _render_console(request, _game(pk), error=violation.message)
-    return _write(request, pk, services.record_event, event=event, device=device_of(request))
+    tapped = _tapped_at(request)
+    if tapped is False:
+        return bad_request(request)
+    return _write(
+        request,
+        pk,
+        services.record_event,
+        event=event,
+        device=device_of(request),
+        tapped_at=tapped,
+    )
 
 
 @console_access
 @require_POST
 def undo(request, pk):
-    return _write(request, pk, services.undo_last, device=device_of(request))
+    tapped = _tapped_at(request)
+    if tapped is False:
+        return bad_request(request)
+    return _write(request, pk, services.undo_last, device=device_of(request), tapped_at=tapped)
+
+
+def _tapped_at(request):
+    """When a stroke sent later was tapped (``tapped_at``: the phone's milliseconds since
+    the epoch, posted by the outbox with a queued stroke): a moment, None when not posted
+    (a tap posted at once), False when it is not such a number (not what a console sends)."""
+    text = request.POST.get("tapped_at")
+    if text in (None, ""):
+        return None
+    epoch_ms = parse_int(text, max_digits=15, signed=False) if text == text.strip() else None
+    if epoch_ms is None:
+        return False
+    return services.tapped_moment(epoch_ms)
 
 
 @console_access

@@ -57,15 +57,21 @@ def game_detail(request, pk):
         log_error = None
     except (rules.RuleViolation, rules.SettingsError) as exc:  # a log the engine cannot replay
         log, log_error = [], exc
-    recorded = dict(
-        game.events.order_by("seq").values_list("seq", "recorded_at")
-    )  # same order as the log: event number n is seq n
+    # Same order as the log: event number n is seq n. A stroke kept on the phone offline
+    # shows when it was tapped, and when it landed beside it.
+    recorded = {
+        seq: (tapped or at, at if tapped else None)
+        for seq, at, tapped in game.events.order_by("seq").values_list(
+            "seq", "recorded_at", "tapped_at"
+        )
+    }
     steps = [
         {
             "number": number,
             "step": step,
             "is_undo": step.event.kind == rules.UNDO,
-            "recorded_at": recorded.get(number),
+            "recorded_at": recorded.get(number, (None, None))[0],
+            "landed_at": recorded.get(number, (None, None))[1],
             "figures": state_figures(game.variant, step.after),
         }
         for number, step in enumerate(log, start=1)

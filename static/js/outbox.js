@@ -46,6 +46,14 @@
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full: kept in memory */ }
   }
   function queued() { return store.queue.length; }
+  // Whether the server can be reached, as this page knows it: the strip and the screen's
+  // status pill (static/js/screen-status.js, told by "outbox:network") say the same.
+  function network(down) {
+    var changed = networkDown !== down;
+    networkDown = down;
+    document.documentElement.dataset.network = down ? "down" : "up";
+    if (changed) document.dispatchEvent(new CustomEvent("outbox:network"));
+  }
   function offline() { return networkDown || queued() > 0 || store.conflict || navigator.onLine === false; }
   function nextSeq() { return (store.base ? store.base.seq : 0) + queued(); }
 
@@ -75,7 +83,7 @@
       if (data.ready) {
         engineReady = true;
         document.body.dataset.engine = "ready";
-        if (offline() && queued()) redraw();
+        if (offline()) redraw();
         return;
       }
       if (data.failed) {
@@ -137,7 +145,7 @@
     return fetchState().then(function (state) {
       if (queued() || store.conflict) return;
       store.base = state;
-      networkDown = false;
+      network(false);
       save();
     }, function () { /* kept as it was */ });
   }
@@ -204,11 +212,11 @@
     if (xhr && xhr.status === 200 && store.base && tap.seq === store.base.seq) {
       store.base.events.push({ seq: tap.seq + 1, kind: null, payload: null, form: tap.form, mine: true });
       store.base.seq = tap.seq + 1;
-      networkDown = false;
+      network(false);
       save();
       resolveFormsInBase();
     } else if (xhr && xhr.status) {
-      networkDown = false;
+      network(false);
       refreshBase();
     }
   });
@@ -216,7 +224,7 @@
   function failed(event) {
     var elt = event.detail && event.detail.elt;
     var wasDown = networkDown;
-    networkDown = true;
+    network(true);
     if (!pending || !(elt instanceof HTMLFormElement) || path(elt) !== pending.url) {
       if (!wasDown) redraw();  // the console drawn here: its undo works without the server
       return;
@@ -272,6 +280,7 @@
       entry.form[name].forEach(function (value) { body.append(name, value); });
     });
     body.append("seq", String(entry.seq));
+    if (entry.at) body.append("tapped_at", String(Math.floor(entry.at)));  // when it was tapped
     body.append("csrfmiddlewaretoken", token() || "");
     return withTimeout(fetch(entry.url, {
       method: "POST",
@@ -291,7 +300,7 @@
       if (!queued()) return finished(sent);
       var entry = store.queue[0];
       return post(entry).then(function (response) {
-        networkDown = false;
+        network(false);
         if (response.headers.get("HX-Redirect")) {  // signed out: sign in, the queue waits
           store.signedOut = response.headers.get("HX-Redirect");
           throw new Error("signed out");
@@ -314,7 +323,7 @@
       });
     };
     Promise.resolve().then(step).catch(function () {
-      networkDown = true;
+      network(true);
       draining = false;
       setStatus();
       scheduleDrain(RETRY_MS);
@@ -459,12 +468,10 @@
     var consoleSection = document.getElementById("console");
     if (!consoleSection) return;
     if (!engineReady) {
-      consoleSection.querySelectorAll(".actions button, .tools a, .tools button").forEach(function (b) {
-        b.disabled = true;
-        b.classList.add("is-waiting");
-      });
+      // The console stays as last drawn, its buttons working: each tap is kept in order (the
+      // server checks each when it is sent) and shown once the rules have loaded.
       var last = consoleSection.querySelector("[data-strip-last]");
-      if (last) last.textContent = T.engine_loading;
+      if (last && queued()) last.textContent = T.engine_loading.replace("%(n)s", queued());
       return;
     }
     view().then(function (result) {
@@ -505,7 +512,7 @@
         esc(v.scores[i]) + "</span></li>";
     }).join("") + "</ol>";
     if (!store.conflict) {
-      html += "<div class=\"actions\">" + v.actions.map(actionForm).join("") + "</div>";
+      html += "<div class=\"actions\">" + actions(v.actions) + "</div>";
       if (v.undoable) {
         html += "<p class=\"tools\"><button type=\"button\" class=\"button tap\" data-offline-undo>" +
           esc(T.undo) + "</button></p><div class=\"confirm\" data-offline-confirm hidden><p>" +
@@ -561,76 +568,146 @@
     return "<input type=\"hidden\" name=\"" + name + "\" value=\"" + esc(value) + "\">";
   }
 
-  function actionForm(a) {
-    var open = "<form method=\"post\" action=\"" + esc(cfg.record_url) + "\" class=\"action action-" +
-      esc(a.kind) + "\" data-offline-form>" + hidden("kind", a.kind);
-    var optional = a.optional || [];
-    var needsBall = a.balls.length && optional.indexOf("ball") === -1;
-    var needsPocket = a.pockets.length && optional.indexOf("pocket") === -1;
-    var needsCount = a.max_count && optional.indexOf("count") === -1;
-    if (!a.fouls.length && !needsBall && !needsPocket && !needsCount && !a.extra_balls.length) {
-      return open + "<button type=\"submit\" class=\"button tap action-button\" data-kind=\"" +
-        esc(a.kind) + "\">" + esc(a.label) + "</button></form>";
-    }
-    if (a.fouls.length && !needsBall && !needsPocket && !needsCount) {
-      var one = "<fieldset class=\"action fouls\"><legend>" + esc(a.label) + "</legend>" + open.replace(
-        "class=\"action action-", "class=\"tap-grid action-") + a.fouls.map(function (f) {
-        return "<button type=\"submit\" name=\"fouls\" value=\"" + esc(f[0]) + "\" class=\"button tap foul\" " +
-          "data-foul=\"" + esc(f[0]) + "\">" + esc(f[1]) + "</button>";
-      }).join("") + "</form>";
-      if (a.fouls.length > 1) {
-        one += "<details class=\"several\"><summary>" + esc(T.several) + "</summary>" + open +
-          a.fouls.map(function (f) {
-            return "<label class=\"check\"><input type=\"checkbox\" name=\"fouls\" value=\"" + esc(f[0]) +
-              "\"> " + esc(f[1]) + "</label>";
-          }).join("") + "<button type=\"submit\" class=\"button tap foul\">" + esc(T.record_fouls) +
-          "</button></form></details>";
+  // The actions as the online console lays them out (games/templates/games/console/
+  // console.html; the shape is games/rules/offline.py's action_layout): the same buttons,
+  // pickers and fields, online or not.
+  function actions(list) {
+    var shapes = cfg.shapes || {};
+    return list.map(function (a) {
+      if (shapes[a.kind] === "hidden") return "";
+      if (shapes[a.kind] === "called_pot") return calledPot(a, list);
+      return actionForm(a, list.length);
+    }).join("");
+  }
+
+  function formOpen(kind, cls, attrs) {
+    return "<form method=\"post\" action=\"" + esc(cfg.record_url) + "\" class=\"" + cls + "\"" +
+      (attrs || "") + " data-offline-form>" + (kind ? hidden("kind", kind) : "");
+  }
+
+  function checks(name, items) {
+    return items.map(function (f) {
+      return "<label class=\"check\"><input type=\"checkbox\" name=\"" + name + "\" value=\"" + esc(f[0]) +
+        "\"> " + esc(f[1]) + "</label>";
+    }).join("");
+  }
+
+  function ballChecks(name, balls) {
+    return balls.map(function (b) {
+      return "<label class=\"ball-pick\"><input type=\"checkbox\" name=\"" + name + "\" value=\"" + esc(b) +
+        "\"><span class=\"ball\">" + esc(b) + "</span></label>";
+    }).join("");
+  }
+
+  function submit(a) {
+    return "<button type=\"submit\" class=\"button tap action-button\" data-kind=\"" + esc(a.kind) + "\">" +
+      esc(a.label) + "</button>";
+  }
+
+  function actionForm(a, count) {
+    var cls = "action action-" + a.kind;
+    if (a.shape === "simple") return formOpen(a.kind, cls) + submit(a) + "</form>";
+    if (a.shape === "fouls") {
+      var one = "<fieldset class=\"" + esc(cls) + " fouls\"><legend>" + esc(a.label) + "</legend>" +
+        formOpen(a.kind, "tap-grid") + a.fouls.map(function (f) {
+          return "<button type=\"submit\" name=\"fouls\" value=\"" + esc(f[0]) + "\" class=\"button tap foul\" " +
+            "data-foul=\"" + esc(f[0]) + "\">" + esc(f[1]) + "</button>";
+        }).join("") + "</form>";
+      if (a.fouls.length > 1 || a.spot_balls.length || a.spot_count) {
+        one += "<details class=\"several\"><summary>" +
+          esc(a.spot_balls.length || a.spot_count ? T.several_spotted : T.several) + "</summary>" +
+          formOpen(a.kind, "") + checks("fouls", a.fouls);
+        if (a.spot_balls.length) {
+          one += "<fieldset class=\"spotted\"><legend>" + esc(T.spotted) + "</legend><div class=\"balls\">" +
+            ballChecks("balls", a.spot_balls) + "</div></fieldset>";
+        } else if (a.spot_count) {
+          one += "<label class=\"count\">" + esc(T.spotted) + " <input type=\"number\" name=\"count\" min=\"1\" " +
+            "max=\"" + a.spot_count + "\" inputmode=\"numeric\"></label>";
+        }
+        one += "<button type=\"submit\" class=\"button tap foul\">" + esc(T.record_fouls) + "</button></form></details>";
       }
       return one + "</fieldset>";
     }
-    var html = open + "<fieldset><legend>" + esc(a.label) + "</legend>";
-    if (a.fouls.length) {
-      html += "<div class=\"checks\">" + a.fouls.map(function (f) {
-        return "<label class=\"check\"><input type=\"checkbox\" name=\"fouls\" value=\"" + esc(f[0]) +
-          "\"> " + esc(f[1]) + "</label>";
-      }).join("") + "</div>";
+    if (a.shape === "pockets") {
+      return "<details class=\"" + esc(cls) + " pocket-buttons\"" + (count === 1 ? " open" : "") +
+        "><summary>" + esc(a.label) + "</summary>" + formOpen(a.kind, "pockets") +
+        a.pockets.map(function (p) {
+          return "<button type=\"submit\" name=\"pocket\" value=\"" + esc(p.value) + "\" class=\"pocket-button\" " +
+            "data-pocket=\"" + esc(p.value) + "\"" + (p.offered ? "" : " disabled") + ">" + esc(p.label) + "</button>";
+        }).join("") + "</form></details>";
     }
+    if (a.shape === "counts") {
+      var button = function (n) {
+        return "<button type=\"submit\" name=\"count\" value=\"" + n + "\" class=\"button tap\" data-count=\"" +
+          n + "\">+" + n + "</button>";
+      };
+      var html = "<fieldset class=\"" + esc(cls) + " counts\"><legend>" + esc(a.label) + "</legend>" +
+        formOpen(a.kind, "count-buttons") + a.counts.map(button).join("");
+      if (a.more_counts.length) {
+        html += "<details class=\"more-counts\"><summary class=\"button\">+" + a.more_counts[0] + "…+" +
+          a.more_counts[a.more_counts.length - 1] + "</summary><div class=\"count-buttons\">" +
+          a.more_counts.map(button).join("") + "</div></details>";
+      }
+      return html + "</form></fieldset>";
+    }
+    var detailed = formOpen(a.kind, cls + " detailed") + "<fieldset><legend>" + esc(a.label) + "</legend>";
+    if (a.fouls.length) detailed += "<div class=\"checks\">" + checks("fouls", a.fouls) + "</div>";
     if (a.balls.length) {
-      if (a.balls.length === 1 && needsBall) {
-        html += hidden("ball", a.balls[0]) + "<p class=\"ball-on\">" + esc(T.ball) + " <span class=\"ball\">" +
-          esc(a.balls[0]) + "</span></p>";
+      if (a.default_ball !== null && a.default_ball !== undefined) {
+        detailed += hidden("ball", a.default_ball) + "<p class=\"ball-on\">" + esc(T.ball) +
+          " <span class=\"ball\">" + esc(a.default_ball) + "</span></p>";
       } else {
-        html += "<div class=\"balls\" role=\"radiogroup\" aria-label=\"" + esc(T.ball) + "\">" +
+        detailed += "<div class=\"balls\" role=\"radiogroup\" aria-label=\"" + esc(T.ball) + "\">" +
           a.balls.map(function (b, i) {
-            return "<label class=\"ball-pick\"><input type=\"radio\" name=\"ball\" value=\"" + esc(b) + "\"" +
-              (needsBall ? " required" : "") + (needsBall && i === 0 ? " checked" : "") +
-              "><span class=\"ball\">" + esc(b) + "</span></label>";
+            return "<label class=\"ball-pick\"><input type=\"radio\" name=\"ball\" value=\"" + esc(b) +
+              "\" required" + (i === 0 ? " checked" : "") + "><span class=\"ball\">" + esc(b) + "</span></label>";
           }).join("") + "</div>";
       }
     }
     if (a.pockets.length) {
-      html += "<div class=\"pockets\" role=\"radiogroup\" aria-label=\"" + esc(T.pocket) + "\">" +
+      detailed += "<div data-needs><div class=\"pockets\" role=\"radiogroup\" aria-label=\"" + esc(T.pocket) + "\">" +
         a.pockets.map(function (p) {
           return "<label class=\"pocket-pick" + (p.default ? " designated" : "") + "\"><input type=\"radio\" " +
-            "name=\"pocket\" value=\"" + esc(p.value) + "\"" + (needsPocket ? " required" : "") +
-            (p.default ? " checked" : "") + (p.offered ? "" : " disabled") + "><span>" + esc(p.label) +
-            "</span></label>";
-        }).join("") + "</div>";
+            "name=\"pocket\" value=\"" + esc(p.value) + "\" required" + (p.default ? " checked" : "") +
+            (p.offered ? "" : " disabled") + "><span>" + esc(p.label) + "</span></label>";
+        }).join("") + "</div></div>";
     }
     if (a.max_count) {
-      html += "<label class=\"count\">" + esc(T.how_many) + " <input type=\"number\" name=\"count\" " +
-        (needsCount ? "value=\"1\" required " : "") + "min=\"1\" max=\"" + a.max_count +
-        "\" inputmode=\"numeric\"></label>";
+      detailed += "<label class=\"count\">" + esc(T.how_many) + " <input type=\"number\" name=\"count\" value=\"1\" " +
+        "min=\"1\" max=\"" + a.max_count + "\" inputmode=\"numeric\" required></label>";
     }
-    if (a.extra_balls.length) {
-      html += "<details class=\"other-balls\"><summary>" + esc(T.other_balls) + "</summary><div class=\"balls\">" +
-        a.extra_balls.map(function (b) {
-          return "<label class=\"ball-pick\"><input type=\"checkbox\" name=\"balls\" value=\"" + esc(b) +
-            "\"><span class=\"ball\">" + esc(b) + "</span></label>";
-        }).join("") + "</div></details>";
+    return detailed + submit(a) + "</fieldset></form>";
+  }
+
+  // Classic pyramid's called pot: one form, «Забит по заказу» or «Заказ не выполнен» with the call.
+  function calledPot(a, list) {
+    var stroke = list.filter(function (x) { return x.kind === "stroke"; })[0];
+    var html = formOpen("", "action action-pot called-pot") + "<fieldset data-needs><legend>" +
+      esc(T.called_ball) + "</legend><div class=\"ball-grid\" role=\"radiogroup\" aria-label=\"" +
+      esc(T.called_ball) + "\">" + a.balls.map(function (b) {
+        return "<label class=\"ball-pick\"><input type=\"radio\" name=\"ball\" value=\"" + esc(b) +
+          "\" required><span class=\"ball\">" + esc(b) + "</span></label>";
+      }).join("") + "</div></fieldset><fieldset data-needs><legend>" + esc(T.called_pocket) +
+      "</legend><div class=\"pockets pocket-table\" role=\"radiogroup\" aria-label=\"" + esc(T.called_pocket) +
+      "\">" + a.pockets.map(function (p) {
+        return "<label class=\"pocket-pick\"><input type=\"radio\" name=\"pocket\" value=\"" + esc(p.value) +
+          "\" required><span>" + esc(p.label) + "</span></label>";
+      }).join("") + "</div></fieldset>";
+    if (a.balls.length > 1) {
+      html += "<details class=\"other-balls\"><summary>" + esc(T.other_balls) + "</summary><div class=\"ball-grid\">" +
+        ballChecks("balls", a.balls) + "</div></details>";
     }
-    return html + "<button type=\"submit\" class=\"button tap action-button\" data-kind=\"" + esc(a.kind) +
-      "\">" + esc(a.label) + "</button></fieldset></form>";
+    if (a.returns) {
+      html += "<details class=\"returned-balls\" data-returned><summary>" + esc(T.returned) +
+        "</summary><div class=\"ball-grid\">" + ballChecks("returned", a.balls) + "</div></details>";
+    }
+    html += "<button type=\"submit\" name=\"kind\" value=\"pot\" class=\"button primary tap action-button\" " +
+      "data-kind=\"pot\">" + esc(T.pocketed_as_called) + "</button>";
+    if (stroke) {
+      html += "<button type=\"submit\" name=\"kind\" value=\"stroke\" formnovalidate class=\"button tap " +
+        "action-button\" data-kind=\"stroke\">" + esc(stroke.label) + "</button>";
+    }
+    return html + "</form>";
   }
 
   // --- the offline console's own buttons ----------------------------------------------------
@@ -690,12 +767,12 @@
   if (window.htmx) htmx.config.timeout = POST_TIMEOUT_MS;
   window.addEventListener("online", function () {
     var drawnHere = document.querySelector("#console[data-offline]");
-    networkDown = false;
+    network(false);
     setStatus();
     if (queued()) scheduleDrain(0);
     else if (drawnHere && !store.conflict) reloadConsole();
   });
-  window.addEventListener("offline", function () { networkDown = true; redraw(); });
+  window.addEventListener("offline", function () { network(true); redraw(); });
   setInterval(function () { if (queued() && !draining) drain(); describeMine(); }, RETRY_MS);
 
   if ("serviceWorker" in navigator && cfg.sw_url) {
@@ -714,7 +791,7 @@
     var shown = document.getElementById("console");
     var shownSeq = shown ? Number(shown.dataset.seq) : null;
     if (store.base && (queued() || store.conflict || shownSeq < store.base.seq)) {
-      if (shownSeq < store.base.seq && !queued()) networkDown = true;  // an old copy of the page
+      if (shownSeq < store.base.seq && !queued()) network(true);  // an old copy of the page
       redraw();
       scheduleDrain(0);
     }
@@ -729,6 +806,7 @@
       store: function () { return store; },
       view: function (args) { return engine("view", args); },
       ready: function () { return engineReady; },
+      actionsHtml: function (list) { return actions(list); },  // drawn offline, for these actions
       kept: function () {  // whether this page is kept for a reload offline
         return window.caches ? caches.match(location.pathname, { ignoreVary: true }).then(Boolean) : Promise.resolve(false);
       },

@@ -8,6 +8,8 @@
      tap on the console).
    - "Reconnecting…" once the stream is lost (or a poll fails) and nothing got through for
      LOST_MS: the browser and htmx's SSE extension reconnect by themselves meanwhile.
+   - "No connection" while the device has no network (the browser says so, or the marker's
+     console found the server unreachable): the same words as the console's strip.
    - "No update for N s" (then "N min") once nothing was heard for twice the heartbeat,
      counting up each second: a stream that looks open but says nothing (a dead Wi-Fi, a
      proxy holding it) is caught too.
@@ -65,7 +67,14 @@
     setTimeout(render, LOST_MS + 50);
   }
 
+  // The device without a network (the browser says so, or the console's outbox found the
+  // server unreachable): "No connection", as the console's strip says.
+  function disconnected() {
+    return navigator.onLine === false || document.documentElement.dataset.network === "down";
+  }
+
   function state(now) {
+    if (disconnected()) return "offline";
     if (now - heardAt > 2 * every) return "stale";
     if (lostAt !== null && now - lostAt >= LOST_MS) return "reconnecting";
     return "live";
@@ -117,6 +126,9 @@
   ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, lost);
   });
+  window.addEventListener("offline", function () { render(); });
+  window.addEventListener("online", function () { render(); });
+  document.addEventListener("outbox:network", function () { render(); });
 
   // --- waking up -----------------------------------------------------------------------------
   function resync() {

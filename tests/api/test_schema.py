@@ -32,7 +32,7 @@ ALLOWED = {
     "Result": {"winners", "draw"},
     "State": {"scores", "to_play", "finished", "figures"},
     "Event": {
-        "seq", "kind", "fouls", "ball", "pocket", "count", "balls", "recorded_at",
+        "seq", "kind", "fouls", "ball", "pocket", "count", "balls", "recorded_at", "tapped_at",
         "description", "undone", "state",
     },
     "GameDetail": {
