@@ -164,3 +164,55 @@ def test_drawn_offline_the_actions_are_the_buttons_online(browser, live_server, 
         if number == 2:
             screenshot(page, f"{key}-online")
     context.close()
+
+
+MID_RANGE_PHONE = {"rate": 4}  # Chromium's CPU throttled 4×
+SLOW_NETWORK = {  # 1.6 Mbit/s both ways, 150 ms
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 200_000,
+    "uploadThroughput": 200_000,
+}
+
+
+def test_a_console_opened_for_the_first_time_records_offline_three_seconds_later(
+    browser, live_server
+):
+    """A phone that never opened the console (nothing cached, its service worker new), its
+    CPU throttled 4× and its network slow: three seconds after the console was asked for,
+    the Wi-Fi drops and the marker taps. The tap is kept (the engine may still be loading)
+    and lands, once, when the network is back."""
+    marker = UserFactory(username="new-phone", password=PASSWORD, groups=[MARKERS])
+    game = start(TableFactory(number=1), "cork", NAMES, marker)
+    context = browser.new_context(viewport=PHONE, locale="ru-RU", service_workers="allow")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    sign_in(page, live_server, "new-phone", PASSWORD)
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", MID_RANGE_PHONE)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+
+    opened = time.monotonic()
+    page.goto(f"{live_server.url}/marker/games/{game.pk}/", wait_until="commit")
+    page.wait_for_selector("#console button[data-kind=stroke]")
+    remaining = 3 - (time.monotonic() - opened)
+    assert remaining > 0, f"the console took {3 - remaining:.1f} s to show its buttons"
+    page.wait_for_timeout(remaining * 1000)
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK | {"offline": True})
+    context.set_offline(True)
+    wait(page, "navigator.onLine === false")
+    page.click("#console button[data-kind=stroke]")
+    wait(page, "document.body.dataset.queued === '1'", 5)
+    page.wait_for_timeout(1000)  # a tap a second: the buttons still work
+    page.click("#console button[data-foul=miss]", timeout=5000)
+    wait(page, "document.body.dataset.queued === '2'", 5)
+    screenshot(page, "first-visit-kept")
+    assert not Event.objects.filter(game=game).exists()
+
+    context.set_offline(False)
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    wait(page, "document.body.dataset.queued === '0'", 30)
+    landed = list(Event.objects.filter(game=game).values_list("seq", "kind"))
+    assert landed == [(1, "stroke"), (2, "foul")]
+    context.close()
