@@ -19,11 +19,10 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import rules, selectors, services
+from games import offline_bundle, rules, selectors, services
 from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
-from games.replay_cache import engine_fingerprint
 
 QUICK_COUNTS = 6  # "balls pocketed": one big button each for 1 … 6, the rest behind "more"
 
@@ -241,7 +240,7 @@ def offline_state(game, user):
 
 def offline_config(game):
     """The console page's settings of its outbox (``static/js/outbox.js``): where the engine
-    and Pyodide are, the URLs it posts to, the engine's texts in the active language."""
+    and Brython are, the URLs it posts to, the engine's texts in the active language."""
     return {
         "game": game.pk,
         "record_url": reverse("games:record", args=[game.pk]),
@@ -249,7 +248,7 @@ def offline_config(game):
         "console_url": reverse("games:console", args=[game.pk]),
         "state_url": reverse("games:offline_state", args=[game.pk]),
         "worker_url": reverse("games:engine_worker"),
-        "pyodide_url": static("vendor/pyodide/"),
+        "brython_url": static("vendor/brython/brython.min.js"),
         "engine_url": offline_engine_url(),
         "sw_url": reverse("games:service_worker"),
         "catalog": engine_catalog(get_language()),
@@ -296,7 +295,7 @@ def _offline_texts():
 
 
 def offline_engine_url():
-    return f"{reverse('games:offline_engine')}?v={engine_fingerprint()[:16]}"
+    return f"{reverse('games:offline_engine')}?v={offline_bundle.fingerprint()[:16]}"
 
 
 @cache

@@ -8,9 +8,7 @@ fresh console and a translated reason (the console page tells htmx to swap 409 a
 recorded one 200 with the new console.
 """
 
-import io
 import json
-import zipfile
 from functools import cache, wraps
 from pathlib import Path
 
@@ -24,9 +22,10 @@ from django.template.backends.utils import csrf_input
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules, selectors, services
+from games import offline_bundle, rules, selectors, services
 from games.console import (
     console_context,
     device_of,
@@ -38,7 +37,6 @@ from games.console import (
 from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
-from games.replay_cache import engine_fingerprint
 from live import topics
 from live.streams import Feed, stream_response
 from tables.models import Table
@@ -52,6 +50,7 @@ START = "games/console/start.html"
 SEATS = "games/console/_seats.html"
 RESULT = "games/console/result.html"
 SERVICE_WORKER = "games/console/service-worker.js"
+BRYTHON = "vendor/brython/brython.min.js"
 CONFLICT = 409
 
 
@@ -327,33 +326,25 @@ def offline_state_view(request, pk):
 
 
 @require_GET
+@gzip_page
 def offline_engine(request):
-    """The rules engine's source (``games/rules/``) as a zip the browser runs under Pyodide:
-    the same code as the server's (public, as the rules page is). Its URL names the engine's
-    fingerprint, so a browser keeps it until the engine changes."""
-    response = HttpResponse(_engine_zip(), content_type="application/zip")
+    """The rules engine's source (``games/rules/``) and the standard modules it needs, as the
+    script that adds them to Brython's virtual file system (``games.offline_bundle``): the
+    same code as the server's (public, as the rules page is). Its URL names the bundle's
+    fingerprint, so a browser keeps it until the engine changes; gzip when asked."""
+    response = HttpResponse(offline_bundle.bundle(), content_type="text/javascript; charset=utf-8")
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 
 
-@cache
-def _engine_zip():
-    buffer = io.BytesIO()
-    folder = Path(rules.__file__).parent
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("games/__init__.py", "")  # the Django app is not shipped
-        for path in sorted(folder.glob("*.py")):
-            archive.write(path, f"games/rules/{path.name}")
-    return buffer.getvalue()
-
-
 @require_GET
-@csp_update({"script-src": ["'wasm-unsafe-eval'"]})  # Pyodide compiles WebAssembly, nothing more
+@gzip_page
+@csp_update({"script-src": ["'unsafe-eval'"]})  # Brython runs the Python it compiles to JS
 def engine_worker(request):
     """``static/js/engine-worker.js`` served under ``/marker/``: a worker is controlled by the
     service worker whose scope holds its own address, so the console's (``/marker/``) serves
-    it, and Pyodide and the engine, without the network. Its policy (CSP) is its own: the
-    site's, plus compiling WebAssembly."""
+    it, and Brython and the engine, from its cache. Its policy (CSP) is its own: the site's,
+    plus running the JavaScript Brython compiles the engine to (the page's stays strict)."""
     response = HttpResponse(_engine_worker_script(), content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
@@ -367,24 +358,14 @@ def _engine_worker_script():
 @require_GET
 def service_worker(request):
     """The consoles' service worker (scope ``/marker/``): a console reloaded without the
-    network opens from its copy, and the engine and Pyodide are kept for it."""
-    context = {"precache": json.dumps(_precached()), "version": engine_fingerprint()[:16]}
+    network opens from its copy, and the engine and Brython are kept for it."""
+    context = {"precache": json.dumps(_precached()), "version": offline_bundle.fingerprint()[:16]}
     response = render(request, SERVICE_WORKER, context, content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
 
 
 def _precached():
-    pyodide = [
-        static(f"vendor/pyodide/{name}")
-        for name in (
-            "pyodide.mjs",
-            "pyodide.asm.mjs",
-            "pyodide.asm.wasm",
-            "python_stdlib.zip",
-            "pyodide-lock.json",
-        )
-    ]
     scripts = [
         static(f"js/{name}")
         for name in (
@@ -400,7 +381,7 @@ def _precached():
     ]
     styles = [static(f"css/{name}") for name in ("site.css", "console.css")]
     worker = reverse("games:engine_worker")
-    return [*pyodide, *scripts, *styles, offline_engine_url(), worker]
+    return [static(BRYTHON), *scripts, *styles, offline_engine_url(), worker]
 
 
 # --- after the game ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A marker never loses a stroke to the Wi-Fi (issue 23 items 1, 2 and 5), tried as it happens:
 Chromium with its network switched off (``context.set_offline``), a tap a second, a reload in
 the middle, a second device, a server restarted while the strokes wait. The console draws
-the game offline with the server's own rules engine, run by Pyodide in the browser: a test
+the game offline with the server's own rules engine, run by Brython in the browser: a test
 here checks it against the server's for random games of every variant.
 
 Screenshots go to test-artifacts/ (git-ignored)."""
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 PHONE = {"width": 360, "height": 740}
 PASSWORD = "offline-cue-360"
-ENGINE_SECONDS = 90  # Pyodide's first start on a busy 2-core machine (seconds, not minutes)
+ENGINE_SECONDS = 90  # the engine's first start on a busy 2-core machine (seconds, not minutes)
 TAPS = ["stroke", "foul", "stroke", "stroke", "foul"]  # cork: «Без результата», a miss, …
 
 
@@ -253,7 +253,7 @@ def test_a_second_device_meanwhile_shows_both_versions_and_nothing_is_lost(brows
 
 @pytest.mark.parametrize("key", sorted(VARIANTS))
 def test_the_browsers_engine_computes_what_the_servers_computes(browser, live_server, key):
-    """Pyodide runs games/rules in the browser: for random games of this variant, split
+    """Brython runs games/rules in the browser: for random games of this variant, split
     anywhere between stored events and queued forms, its whole answer (state, scores, the
     buttons, the log's lines in Russian) equals CPython's on the server."""
     from games.console import engine_catalog
