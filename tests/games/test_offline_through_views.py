@@ -7,9 +7,9 @@ the queued forms) is the state the server replays once they are posted. And what
 outbox reads and loads is guarded as the console is."""
 
 import dataclasses
+import gzip
 import json
 import random
-import gzip
 
 import pytest
 from django.test import Client
