@@ -160,6 +160,7 @@ def console_access(view):
 
 @console_access
 @require_GET
+@gzip_page  # the page carries the offline engine's texts: 130 kB, 20 compressed
 def console(request, pk):
     """The console of a game; ``?confirm=undo|abandon`` asks before that action.
 
