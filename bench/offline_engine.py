@@ -43,7 +43,7 @@ import board_load  # noqa: E402 - ensure_database: the same set-up as the other 
 # bench/ off the path again: its billing.py would hide the billing app from Django.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BASE_DIR / "bench"]
 
-from bench.support.devtools import NETWORK, Phone  # noqa: E402
+from bench.support.devtools import NETWORK, Phone, SlowRenderers  # noqa: E402
 
 HOST = "localhost"  # a secure context for the service worker, as 127.0.0.1 would be
 PASSWORD = "offline-engine-bench-only"
@@ -142,8 +142,9 @@ def wait(page, expression, seconds):
     return True
 
 
-def first_visit(browser, base, game, rate):
-    """A fresh phone signs in, then opens the console: (bytes, {path: times}, seconds or None)."""
+def first_visit(browser, base, game, rate, whole):
+    """A fresh phone signs in, then opens the console: (bytes, {path: (times, bytes)},
+    seconds or None). ``whole``: its renderers slowed (page and workers), else its page."""
     context = browser.new_context(
         viewport={"width": 360, "height": 740}, locale="ru-RU", service_workers="allow"
     )
@@ -154,12 +155,13 @@ def first_visit(browser, base, game, rate):
         page.fill("input[name=password]", PASSWORD)
         page.click("main form button[type=submit]")
         page.wait_for_url(lambda url: "/accounts/login/" not in url)
-        phone = Phone(page, rate)
+        phone = Phone(page, 1 if whole else rate)
         try:
-            started = time.perf_counter()
-            page.goto(f"{base}/marker/games/{game.pk}/")
-            ready = wait(page, "document.body.dataset.engine === 'ready'", READY_SECONDS)
-            seconds = time.perf_counter() - started if ready else None
+            with SlowRenderers(rate if whole else 1):
+                started = time.perf_counter()
+                page.goto(f"{base}/marker/games/{game.pk}/")
+                ready = wait(page, "document.body.dataset.engine === 'ready'", READY_SECONDS)
+                seconds = time.perf_counter() - started if ready else None
             if not ready:
                 print("engine:", page.evaluate("document.body.dataset.engineError || ''"))
             kept = wait(page, "window.luzaOutbox.kept()", 30)  # the page kept for a reload
@@ -177,9 +179,7 @@ def main():
     args = parse_args()
     if not Path(CHROMIUM).exists():
         print(f"{CHROMIUM} is missing: nothing measured")
-        return (
-            outcome(args, False, "") if not args.smoke else (print("smoke run: no verdict"), 0)[1]
-        )
+        return outcome(args, False, f"{CHROMIUM} is missing: MISSES")
     marker, table = set_up(args)
     from games import services
 
@@ -206,13 +206,16 @@ def main():
                 executable_path=CHROMIUM,
                 args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
             )
-            for rate in args.rates:
-                sent, fetched, seconds = first_visit(browser, base, game, rate)
-                results.append((rate, sent, fetched, seconds))
+            visits = [(rate, whole) for rate in args.rates for whole in sorted({False, rate > 1})]
+            for rate, whole in visits:
+                sent, fetched, seconds = first_visit(browser, base, game, rate, whole)
+                how = f"{rate:g}× CPU" + (
+                    (" (page and workers: renderers stopped and continued)" if whole else
+                     " (the page, through DevTools)") if rate > 1 else ""
+                )  # fmt: skip
+                results.append((how, sent, fetched, seconds))
                 said = f"{seconds:.1f} s" if seconds is not None else "NOT READY"
-                print(
-                    f"first visit at {rate:g}× CPU: {sent / 1e6:.2f} MB over the wire, ready {said}"
-                )
+                print(f"first visit at {how}: {sent / 1e6:.2f} MB over the wire, ready {said}")
                 for path, (times, size) in sorted(fetched.items(), key=lambda item: -item[1][1]):
                     print(f"  {size / 1000:7.1f} kB  {times}× {path}")
             browser.close()
@@ -236,8 +239,8 @@ def main():
     ]  # fmt: skip
     ready = all(result[3] is not None for result in results)
     timings = ", ".join(
-        f"{t:.1f} s at {r:g}× CPU" if t is not None else f"not ready at {r:g}× CPU"
-        for r, _s, _f, t in results
+        f"{t:.1f} s at {how}" if t is not None else f"not ready at {how}"
+        for how, _s, _f, t in results
     )
     print(f"offline engine: {sent / 1e6:.2f} MB over the wire, ready {timings}")
     if twice:

@@ -4,6 +4,7 @@ response that crossed the network counted (``bench/offline_engine.py`` and
 ``tests/games/test_offline_browser.py``)."""
 
 import json
+import os
 from collections import Counter
 from urllib.parse import urlparse
 
@@ -27,6 +28,7 @@ class Phone:
         self.bytes = 0
         self.fetched = Counter()  # path → how many times it crossed the network
         self.sizes = Counter()  # path → its bytes over the wire, all times together
+        self.requested = Counter()  # path → how many times asked not of the service worker
         self.slowed = set()  # the kinds of targets slowed (page, service_worker, worker)
         self.urls = {}
         self.ids = 0
@@ -87,6 +89,8 @@ class Phone:
         path = [*(parent or []), event["sessionId"]]
         message = json.loads(event["message"])
         method, params = message.get("method"), message.get("params") or {}
+        if "error" in message and os.environ.get("LUZA_DEVTOOLS_DEBUG"):
+            print("devtools:", path, message)
         if method == "Target.attachedToTarget":
             self.attached(path, params)
         elif method == "Target.receivedMessageFromTarget":
@@ -98,7 +102,10 @@ class Phone:
 
     def response(self, params, path=()):
         response = params["response"]
-        if not response.get("fromServiceWorker") and not response.get("fromDiskCache"):
+        if response.get("fromServiceWorker"):
+            return
+        self.requested[urlparse(response["url"]).path] += 1
+        if not response.get("fromDiskCache"):
             self.urls[(tuple(path), params["requestId"])] = response["url"]
 
     def finished(self, params, path=()):
@@ -111,3 +118,77 @@ class Phone:
 
     def close(self):
         self.cdp.detach()
+
+
+class SlowRenderers:
+    """Chromium's renderer processes (the page and its workers: the DevTools protocol slows
+    a page's CPU only, «Operation is only supported for pages, not workers») run a quarter of
+    the time, or ``1 / rate``: stopped and continued (SIGSTOP, SIGCONT) every few
+    milliseconds, as a phone ``rate`` times slower would run them. A context manager."""
+
+    PERIOD = 0.02  # seconds
+
+    def __init__(self, rate):
+        self.rate = rate
+        self.running = False
+
+    def renderers(self):
+        """This process's descendants that are Chromium renderers."""
+        parents, renderers = {}, []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parents[int(entry)] = int(stat.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    if b"--type=renderer" in cmdline.read():
+                        renderers.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                continue
+        mine = []
+        for pid in renderers:
+            ancestor = parents.get(pid)
+            while ancestor and ancestor != os.getpid():
+                ancestor = parents.get(ancestor)
+            if ancestor == os.getpid():
+                mine.append(pid)
+        return mine
+
+    def signal(self, pids, number):
+        for pid in pids:
+            try:
+                os.kill(pid, number)
+            except ProcessLookupError:
+                pass
+
+    def cycle(self):
+        import signal
+        import time
+
+        pids, found = [], 0.0
+        running = self.PERIOD / self.rate
+        while self.running:
+            if time.monotonic() - found > 0.5:  # new workers, new renderers
+                pids, found = self.renderers(), time.monotonic()
+            self.signal(pids, signal.SIGSTOP)
+            time.sleep(self.PERIOD - running)
+            self.signal(pids, signal.SIGCONT)
+            time.sleep(running)
+
+    def __enter__(self):
+        import threading
+
+        if self.rate > 1:
+            self.running = True
+            self.thread = threading.Thread(target=self.cycle, daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.running:
+            self.running = False
+            self.thread.join()
+            self.signal(self.renderers(), signal.SIGCONT)

@@ -288,6 +288,78 @@ def test_the_browsers_engine_computes_what_the_servers_computes(browser, live_se
     context.close()
 
 
+def test_a_first_visit_downloads_brython_and_the_engine_once(browser, live_server):
+    """A phone that never opened the console, its CPU slowed 4× (a mid-range phone) through
+    the DevTools protocol: Brython, the engine and its worker cross the network once each —
+    the service worker keeps them at install, the engine's worker then reads them from its
+    cache —, counted on the page, its service worker and the engine's worker; the engine gets
+    ready and computes what the server computes. (The bytes and the time on a slow Wi-Fi, with
+    production's compressed static files: bench/offline_engine.py.)"""
+    from django.templatetags.static import static
+    from django.urls import reverse
+
+    from bench.support.devtools import FAST, Phone
+    from games.console import offline_engine_url
+
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    devtools = Phone(page, rate=4, network=FAST)
+    page.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    wait(page, "document.body.dataset.engine === 'ready'", ENGINE_SECONDS)
+    wait(page, "window.luzaOutbox.kept()", 30)
+    page.wait_for_timeout(500)  # the last responses' events
+    assert {"service_worker", "worker"} <= devtools.slowed
+    engine = offline_engine_url().split("?")[0]
+    for path in (static("vendor/brython/brython.min.js"), engine, reverse("games:engine_worker")):
+        # (asked once outside the service worker: of the network, or the browser's own cache)
+        assert devtools.requested[path] == 1, (path, dict(devtools.requested))
+        assert devtools.fetched[path] <= 1
+    assert not any("pyodide" in path or "brython_stdlib" in path for path in devtools.fetched)
+    args = {
+        "variant_key": "cork",
+        "settings": {"players": 3},
+        "entries": [],
+        "names": ["А", "Б", "В"],
+    }
+    assert page.evaluate("args => window.luzaOutbox.view(args)", args) == json.loads(
+        json.dumps(offline.console_view(**args))
+    )
+    devtools.close()
+    context.close()
+
+
+def test_a_wrong_engine_in_the_browser_is_caught(browser, live_server, monkeypatch):
+    """The comparison above can fail: an engine served with one line changed (the turn moved
+    on by one) answers otherwise than the server, and the test's equality says so."""
+    from games import offline_bundle
+
+    right = offline_bundle.modules()
+    bridge = right["games.rules.offline"][1]
+    wrong = bridge.replace('"turn": state.turn,', '"turn": (state.turn + 1) % len(state.scores),')
+    assert wrong != bridge
+    modules = {**right, "games.rules.offline": [".py", wrong, []]}
+    text = "__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS(" + json.dumps(modules) + ");\n"
+    monkeypatch.setattr(offline_bundle, "bundle", lambda: text.encode())
+    marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
+    game = cork_game(marker)
+    context, page = phone(browser)
+    sign_in(page, live_server, "offline-marker", PASSWORD)
+    page.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    wait(page, "document.body.dataset.engine === 'ready'", ENGINE_SECONDS)
+    args = {
+        "variant_key": "cork",
+        "settings": {"players": 3},
+        "entries": [],
+        "names": ["А", "Б", "В"],
+    }
+    in_browser = page.evaluate("args => window.luzaOutbox.view(args)", args)
+    on_server = json.loads(json.dumps(offline.console_view(**args)))
+    assert in_browser != on_server and in_browser["turn"] == on_server["turn"] + 1
+    context.close()
+
+
 # --- a server restarted while the strokes wait (a server of the test's own) -------------------
 
 
