@@ -10,18 +10,25 @@ folder; a PostgreSQL URL works too) with production's settings: DEBUG off, the s
 collected by ``collectstatic`` and compressed by whitenoise, as a phone gets them (``--debug``:
 ``make run``'s, whitenoise's finders). A phone: Chromium, 360×740, a fresh profile per visit
 (no cache, no service worker), the network slowed to 1.6 Mbit/s down, 750 kbit/s up, 150 ms
-latency and the CPU slowed 4× (or not) through the Chrome DevTools Protocol
-(``Network.emulateNetworkConditions``, ``Emulation.setCPUThrottlingRate``), on the console
-page and on the service worker and the engine's worker it starts. The marker, signed in
+latency through the Chrome DevTools Protocol (``Network.emulateNetworkConditions``, on the
+console page and on the service worker and the engine's worker it starts), and the CPU
+slowed 4× (or not), in two visits of their own: through the protocol
+(``Emulation.setCPUThrottlingRate``), which slows the page only (Chromium refuses it for
+workers), then the renderer processes themselves, page and workers, kept to a quarter of
+the CPU time (``SlowRenderers``, ``bench/support/devtools.py``). The marker, signed in
 beforehand, opens a cork game's console; the clock runs until the console says its engine is
 ready (``data-engine="ready"``: Brython has compiled ``games/rules`` in the worker).
 
 Counted: every response's bytes over the wire (Chromium's ``Network.loadingFinished``,
 headers and the compressed body), from the page, the service worker and the engine's worker,
-and how many times each address crossed the network (the engine and Brython: once).
+and how many times each address crossed the network (the engine and Brython: once). The
+sign-in page before it is not counted: the files it loaded (htmx, the site's CSS and script,
+about 30 kB) come to the console from the browser's cache.
 
-Last lines: ``offline engine: <bytes> over the wire, ready <s> s at 1× CPU, <s> s at 4× CPU``
-and whether the targets are met: at most 1.5 MB, downloaded once, ready.
+Then the console is opened again (a reload): Brython keeps the modules it compiled in
+IndexedDB. Last lines: ``offline engine: <MB> over the wire, ready <s> s at 1× CPU, <s> s at
+4× CPU (…)`` and whether the targets are met: at most 1.5 MB, Brython, the engine and its
+worker downloaded once each, ready (within 120 s).
 """
 
 import argparse
@@ -216,7 +223,7 @@ def main():
             for rate, whole in visits:
                 sent, fetched, seconds = first_visit(browser, base, game, rate, whole)
                 how = f"{rate:g}× CPU" + (
-                    (" (page and workers: renderers stopped and continued)" if whole else
+                    (" (page and workers: the renderers given a quarter of the CPU)" if whole else
                      " (the page, through DevTools)") if rate > 1 else ""
                 )  # fmt: skip
                 results.append((how, sent, fetched, seconds))

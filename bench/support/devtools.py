@@ -122,11 +122,13 @@ class Phone:
 
 class SlowRenderers:
     """Chromium's renderer processes (the page and its workers: the DevTools protocol slows
-    a page's CPU only, «Operation is only supported for pages, not workers») run a quarter of
-    the time, or ``1 / rate``: stopped and continued (SIGSTOP, SIGCONT) every few
-    milliseconds, as a phone ``rate`` times slower would run them. A context manager."""
+    a page's CPU only, «Operation is only supported for pages, not workers») given a CPU
+    ``rate`` times slower: their CPU time together kept under the wall time since the start
+    divided by ``rate``, by stopping them (SIGSTOP) while they are over it and continuing
+    them (SIGCONT) once under, checked every few milliseconds. A context manager."""
 
-    PERIOD = 0.02  # seconds
+    TICK = 0.005  # seconds
+    HZ = os.sysconf("SC_CLK_TCK")
 
     def __init__(self, rate):
         self.rate = rate
@@ -155,6 +157,15 @@ class SlowRenderers:
                 mine.append(pid)
         return mine
 
+    def cpu(self, pid):
+        """The seconds of CPU ``pid`` has used (user and system), 0 once gone."""
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / self.HZ
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
     def signal(self, pids, number):
         for pid in pids:
             try:
@@ -166,15 +177,22 @@ class SlowRenderers:
         import signal
         import time
 
-        pids, found = [], 0.0
-        running = self.PERIOD / self.rate
+        started, found, pids, before = time.monotonic(), 0.0, [], {}
+        stopped = False
         while self.running:
-            if time.monotonic() - found > 0.5:  # new workers, new renderers
-                pids, found = self.renderers(), time.monotonic()
-            self.signal(pids, signal.SIGSTOP)
-            time.sleep(self.PERIOD - running)
-            self.signal(pids, signal.SIGCONT)
-            time.sleep(running)
+            now = time.monotonic()
+            if now - found > 0.5:  # new workers, new renderers
+                pids, found = self.renderers(), now
+                before.update({pid: self.cpu(pid) for pid in pids if pid not in before})
+            used = sum(self.cpu(pid) - before[pid] for pid in pids)
+            over = used > (now - started) / self.rate
+            if over and not stopped:
+                self.signal(pids, signal.SIGSTOP)
+            elif stopped and not over:
+                self.signal(pids, signal.SIGCONT)
+            stopped = over
+            time.sleep(self.TICK)
+        self.signal(pids, signal.SIGCONT)
 
     def __enter__(self):
         import threading
