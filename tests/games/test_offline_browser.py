@@ -326,6 +326,16 @@ def test_a_first_visit_downloads_brython_and_the_engine_once(browser, live_serve
     assert page.evaluate("args => window.luzaOutbox.view(args)", args) == json.loads(
         json.dumps(offline.console_view(**args))
     )
+    # A queued tap the rules refuse: the engine's exception, caught in Python, as on the server.
+    refused = [
+        {"form": {"kind": ["score"]}},
+        {"form": {"kind": ["undo"]}},
+        {"form": {"kind": ["undo"]}},
+    ]
+    args = {"variant_key": "cork", "settings": {"players": 3}, "entries": refused}
+    in_browser = page.evaluate("args => window.luzaOutbox.view(args)", args)
+    assert in_browser == json.loads(json.dumps(offline.console_view(**args)))
+    assert "refused" in in_browser
     devtools.close()
     context.close()
 
