@@ -31,6 +31,9 @@ sys.path.insert(0, str(BASE_DIR / "bench"))
 
 import board_load  # noqa: E402 - ensure_database: the same set-up as the other benches
 
+# bench/ off the path again: its billing.py would hide the billing app from Django.
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BASE_DIR / "bench"]
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/luza_outbox_bench"
 HOST = "localhost"  # a secure context for the service worker, as 127.0.0.1 would be
 PASSWORD = "outbox-bench-only"
