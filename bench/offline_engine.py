@@ -21,7 +21,7 @@ ready (``data-engine="ready"``: Brython has compiled ``games/rules`` in the work
 
 Counted: every response's bytes over the wire (Chromium's ``Network.loadingFinished``,
 headers and the compressed body), from the page, the service worker and the engine's worker,
-and how many times each address crossed the network (the engine and Brython: once). The
+and how many times each address crossed the network (the engine, Brython in it: once). The
 sign-in page before it is not counted: the files it loaded (htmx, the site's CSS and script,
 about 30 kB) come to the console from the browser's cache.
 
@@ -58,7 +58,7 @@ USERNAME = "offline-engine-bench"
 CHROMIUM = "/usr/bin/chromium"
 TARGET_BYTES = 1_500_000
 READY_SECONDS = 120  # longer than that is "not ready"
-ONCE = ("brython.min", "/marker/offline/engine.js", "/marker/offline/engine-worker.js")
+ONCE = ("/marker/offline/engine.js", "/marker/offline/engine-worker.js")  # Brython in the first
 
 
 def parse_args():

@@ -12,7 +12,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
@@ -240,7 +239,7 @@ def offline_state(game, user):
 
 def offline_config(game):
     """The console page's settings of its outbox (``static/js/outbox.js``): where the engine
-    and Brython are, the URLs it posts to, the engine's texts in the active language."""
+    (Brython in it) is, the URLs it posts to, the engine's texts in the active language."""
     return {
         "game": game.pk,
         "record_url": reverse("games:record", args=[game.pk]),
@@ -248,7 +247,6 @@ def offline_config(game):
         "console_url": reverse("games:console", args=[game.pk]),
         "state_url": reverse("games:offline_state", args=[game.pk]),
         "worker_url": reverse("games:engine_worker"),
-        "brython_url": static("vendor/brython/brython.min.js"),
         "engine_url": offline_engine_url(),
         "sw_url": reverse("games:service_worker"),
         "catalog": engine_catalog(get_language()),

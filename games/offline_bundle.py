@@ -3,16 +3,18 @@
 Brython (``static/vendor/brython/``) is Python 3 in JavaScript: it compiles the engine's own
 source in the console's worker (``static/js/engine-worker.js``), with CPython's semantics
 (ordered dicts, a stable sort, CPython's pure-Python ``dataclasses``, ``enum``, ``typing``),
-so the browser runs the server's rules, unchanged. This module builds what that worker loads
-besides ``brython.min.js``: one script that adds to Brython's virtual file system the
+so the browser runs the server's rules, unchanged. This module builds the one script that
+worker loads: ``brython.min.js``, then what it adds to Brython's virtual file system, the
 engine's source and the few standard modules it needs, taken from Brython's own
-``brython_stdlib.js`` (4.8 MB, of which the engine needs about a sixth).
+``brython_stdlib.js`` (4.8 MB, of which the engine needs about a sixth). One script, served
+gzip'ed by its view whatever serves the static files (``make run`` serves them as they are).
 
 ``STDLIB`` lists those modules: what importing ``games.rules.offline`` and running it loads
 (measured in Chromium, ``__BRYTHON__.imported``). A module missing from it fails the import in
 the browser, which ``tests/games/test_offline_browser.py`` would show.
 """
 
+import gzip
 import hashlib
 import json
 from functools import cache
@@ -95,9 +97,9 @@ def brython_dir():
 
 @cache
 def fingerprint():
-    """Names this bundle: the engine's source, Brython's version and the modules shipped."""
+    """Names this bundle: the engine's source, Brython and the modules shipped."""
     digest = hashlib.sha256(engine_fingerprint().encode())
-    digest.update(BRYTHON_VERSION.encode())
+    digest.update((brython_dir() / "brython.min.js").read_bytes())
     digest.update(",".join(STDLIB).encode())
     return digest.hexdigest()
 
@@ -124,14 +126,23 @@ def modules():
     return entries
 
 
+def script(entries):
+    """The worker's one script (UTF-8 bytes): ``brython.min.js``, then ``entries`` added to
+    its virtual file system."""
+    brython = (brython_dir() / "brython.min.js").read_text(encoding="utf-8")
+    files = json.dumps(entries, ensure_ascii=False)
+    text = f"{brython};\n__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS({files});\n"
+    return text.encode("utf-8")
+
+
 @cache
 def bundle():
-    """The script (UTF-8 bytes). Its ``$timestamp`` (Brython's key of its compiled-module
+    """The script for this engine. Its ``$timestamp`` (Brython's key of its compiled-module
     cache) follows the fingerprint, so a new engine is compiled anew."""
-    entries = {"$timestamp": int(fingerprint()[:12], 16), **modules()}
-    text = (
-        "__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS("
-        + json.dumps(entries, ensure_ascii=False)
-        + ");\n"
-    )
-    return text.encode("utf-8")
+    return script({"$timestamp": int(fingerprint()[:12], 16), **modules()})
+
+
+@cache
+def bundle_gzip():
+    """The same, gzip'ed once (level 9, as whitenoise compresses the static files)."""
+    return gzip.compress(bundle(), compresslevel=9, mtime=0)

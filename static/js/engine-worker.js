@@ -1,15 +1,16 @@
 /* The rules engine in the browser (a dedicated classic worker of static/js/outbox.js).
 
    Brython (Python 3 in JavaScript, static/vendor/brython/, 3.14.3) runs the server's own
-   games/rules/ (the script games.views.console.offline_engine serves: the engine's source
-   and the standard modules it needs, games/offline_bundle.py), so the console computes
-   offline exactly what the server will: games/rules/offline.py is the bridge. Loaded once the
-   console is open, in the background, so it is warm before the Wi-Fi drops. Both scripts
-   come through the console's service worker when it controls this worker (its cache: one
-   download per phone); the modules Brython compiled are kept in IndexedDB by Brython itself,
-   so a console opened again is ready sooner.
+   games/rules/, so the console computes offline exactly what the server will:
+   games/rules/offline.py is the bridge. One script brings it all (games.views.console.
+   offline_engine, built by games/offline_bundle.py): Brython, then the engine's source and
+   the standard modules it needs in Brython's virtual file system. Loaded once the console
+   is open, in the background, so it is warm before the Wi-Fi drops. The script comes through
+   the console's service worker when it controls this worker (its cache: one download per
+   phone); the modules Brython compiled are kept in IndexedDB by Brython itself, so a console
+   opened again is ready sooner.
 
-   Messages in: {op: "init", brython: <brython.min.js's URL>, engine: <the engine's URL>}
+   Messages in: {op: "init", engine: <the engine's script's URL>}
                 (first; not in the worker's address, which its service worker may not keep)
                 {id, op: "view", args: {variant_key, settings, entries, names, catalog}}
                 {id, op: "payloads", args: {forms: [{name: [values]}]}}
@@ -49,7 +50,7 @@ function ascii(text) {
 
 var ready = (async function () {
   var params = await settings;
-  importScripts(params.brython, params.engine);
+  importScripts(params.engine);
   var B = self.__BRYTHON__;
   try {
     await B.idb_open_promise();  // the modules compiled by an earlier visit, if kept

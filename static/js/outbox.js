@@ -74,7 +74,7 @@
 
   function createWorker() {
     worker = new Worker(cfg.worker_url);
-    worker.postMessage({ op: "init", brython: cfg.brython_url, engine: cfg.engine_url });
+    worker.postMessage({ op: "init", engine: cfg.engine_url });
     waiting.forEach(function (message) { worker.postMessage(message); });
     worker.onerror = function (event) {
       document.body.dataset.engine = "failed";

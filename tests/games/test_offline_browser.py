@@ -6,6 +6,7 @@ here checks it against the server's for random games of every variant.
 
 Screenshots go to test-artifacts/ (git-ignored)."""
 
+import gzip
 import json
 import random
 import time
@@ -290,12 +291,11 @@ def test_the_browsers_engine_computes_what_the_servers_computes(browser, live_se
 
 def test_a_first_visit_downloads_brython_and_the_engine_once(browser, live_server):
     """A phone that never opened the console, its CPU slowed 4× (a mid-range phone) through
-    the DevTools protocol: Brython, the engine and its worker cross the network once each —
-    the service worker keeps them at install, the engine's worker then reads them from its
-    cache —, counted on the page, its service worker and the engine's worker; the engine gets
-    ready and computes what the server computes. (The bytes and the time on a slow Wi-Fi, with
-    production's compressed static files: bench/offline_engine.py.)"""
-    from django.templatetags.static import static
+    the DevTools protocol: the engine's script (Brython in it) and its worker cross the
+    network once each — the service worker keeps them at install, the engine's worker then
+    reads them from its cache —, counted on the page, its service worker and the engine's
+    worker; the engine gets ready and computes what the server computes. (The bytes and the
+    time on a slow Wi-Fi: bench/offline_engine.py.)"""
     from django.urls import reverse
 
     from bench.support.devtools import FAST, Phone
@@ -312,11 +312,11 @@ def test_a_first_visit_downloads_brython_and_the_engine_once(browser, live_serve
     page.wait_for_timeout(500)  # the last responses' events
     assert {"service_worker", "worker"} <= devtools.slowed
     engine = offline_engine_url().split("?")[0]
-    for path in (static("vendor/brython/brython.min.js"), engine, reverse("games:engine_worker")):
+    for path in (engine, reverse("games:engine_worker")):  # Brython in the engine's script
         # (asked once outside the service worker: of the network, or the browser's own cache)
         assert devtools.requested[path] == 1, (path, dict(devtools.requested))
         assert devtools.fetched[path] <= 1
-    assert not any("pyodide" in path or "brython_stdlib" in path for path in devtools.fetched)
+    assert not any("pyodide" in path or "vendor/brython" in path for path in devtools.requested)
     args = {
         "variant_key": "cork",
         "settings": {"players": 3},
@@ -350,8 +350,9 @@ def test_a_wrong_engine_in_the_browser_is_caught(browser, live_server, monkeypat
     wrong = bridge.replace('"turn": state.turn,', '"turn": (state.turn + 1) % len(state.scores),')
     assert wrong != bridge
     modules = {**right, "games.rules.offline": [".py", wrong, []]}
-    text = "__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS(" + json.dumps(modules) + ");\n"
-    monkeypatch.setattr(offline_bundle, "bundle", lambda: text.encode())
+    script = offline_bundle.script(modules)
+    monkeypatch.setattr(offline_bundle, "bundle", lambda: script)
+    monkeypatch.setattr(offline_bundle, "bundle_gzip", lambda: gzip.compress(script))
     marker = UserFactory(username="offline-marker", password=PASSWORD, groups=[MARKERS])
     game = cork_game(marker)
     context, page = phone(browser)

@@ -110,23 +110,25 @@ def test_only_those_who_may_use_the_console_read_its_events(table, players, mark
 
 
 def test_the_engine_the_browser_runs_is_the_servers(client):
-    """The script the worker loads adds to Brython's file system the engine's own source,
-    byte for byte, and the standard modules it needs as Brython ships them; gzip'ed when
-    asked, kept forever under its fingerprint."""
+    """The one script the worker loads is Brython, then the engine's own source, byte for
+    byte, and the standard modules it needs as Brython ships them, added to Brython's file
+    system; gzip'ed when asked, kept forever under its fingerprint."""
     from pathlib import Path
 
     import games.rules
-    from games.offline_bundle import STDLIB, _stdlib
+    from games.offline_bundle import STDLIB, _stdlib, brython_dir
 
     url = offline_engine_url()
     response = client.get(url)
     assert response.status_code == 200
     assert response["Content-Type"].startswith("text/javascript")
     assert "immutable" in response["Cache-Control"]
+    assert "Content-Encoding" not in response  # not asked
     text = response.content.decode()
-    prefix, suffix = "__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS(", ");\n"
-    assert text.startswith(prefix) and text.endswith(suffix)
-    shipped = json.loads(text[len(prefix) : -len(suffix)])
+    brython = (brython_dir() / "brython.min.js").read_text(encoding="utf-8")
+    prefix = brython + ";\n__BRYTHON__.use_VFS = true;\n__BRYTHON__.update_VFS("
+    assert text.startswith(prefix) and text.endswith(");\n")
+    shipped = json.loads(text[len(prefix) : -len(");\n")])
     folder = Path(games.rules.__file__).parent
     engine = {name for name in shipped if name.startswith("games.rules")}
     assert engine == {"games.rules"} | {f"games.rules.{p.stem}" for p in folder.glob("*.py")} - {
@@ -139,9 +141,9 @@ def test_the_engine_the_browser_runs_is_the_servers(client):
     stdlib = _stdlib()
     assert {name: shipped[name] for name in STDLIB} == {name: stdlib[name] for name in STDLIB}
     assert set(shipped) == {"$timestamp", "games", *engine, *STDLIB}
-    zipped = client.get(url, headers={"accept-encoding": "gzip"})
-    assert zipped["Content-Encoding"] == "gzip"
-    assert len(zipped.content) < len(response.content) / 3
+    zipped = client.get(url, headers={"accept-encoding": "gzip, deflate, br"})
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    assert len(zipped.content) < 600_000 and len(zipped.content) < len(response.content) / 4
     assert gzip.decompress(zipped.content) == response.content
 
 
@@ -150,9 +152,8 @@ def test_the_service_worker_and_the_engine_worker(marker_client, table, players,
     assert sw.status_code == 200 and sw["Content-Type"].startswith("text/javascript")
     assert sw["Cache-Control"] == "no-cache"
     precache = json.loads(sw.content.decode().split("var PRECACHE = ", 1)[1].split(";\n", 1)[0])
-    assert "/static/vendor/brython/brython.min.js" in precache
-    assert offline_engine_url() in precache
-    assert not any("pyodide" in url or "brython_stdlib" in url for url in precache)
+    assert offline_engine_url() in precache  # Brython in it
+    assert not any("pyodide" in url or "vendor/brython" in url for url in precache)
     assert reverse("games:engine_worker") in precache
     worker = marker_client.get(reverse("games:engine_worker"))
     assert worker.status_code == 200

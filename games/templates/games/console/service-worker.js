@@ -4,9 +4,9 @@
    from here: the outbox (static/js/outbox.js) then shows the game from the strokes it keeps.
    - A console page (/marker/games/<id>/): the network first (4 s at most), its last copy
      when that fails. Nothing else of the site is kept: every other page needs the server.
-   - The engine, Brython and the console's scripts and styles: kept at install (precache)
+   - The engine (Brython in it) and the console's scripts and styles: kept at install (precache)
      and served from here, so they cross the network once: the console starts the engine's
-     worker once this worker controls it (static/js/outbox.js), and the worker's scripts come
+     worker once this worker controls it (static/js/outbox.js), and the worker's script comes
      from here. A new engine is a new URL, and a new version of this file (the engine
      bundle's fingerprint) replaces the cache.
    - Posts, streams and the outbox's own reads always go to the network. */
