@@ -6,7 +6,7 @@
 A real server (uvicorn, one worker, on DATABASE_URL — default
 postgres://postgres@127.0.0.1:5432/luza_outbox_bench, created and migrated if missing; a
 SQLite URL works too) and a real phone (Chromium, 360×740, through Playwright): the marker
-signs in and opens a cork game's console, waits for its rules engine (Pyodide) to be warm,
+signs in and opens a cork game's console, waits for its rules engine (Brython) to be warm,
 switches the network off (``context.set_offline``), taps ``--strokes`` strokes ``--pace``
 seconds apart, switches it on again and the clock runs until the outbox is empty and the
 database holds every stroke (checked: in order, once). Each round is a new game.
@@ -30,6 +30,9 @@ sys.path.insert(0, str(BASE_DIR))
 sys.path.insert(0, str(BASE_DIR / "bench"))
 
 import board_load  # noqa: E402 - ensure_database: the same set-up as the other benches
+
+# bench/ off the path again: its billing.py would hide the billing app from Django.
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BASE_DIR / "bench"]
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/luza_outbox_bench"
 HOST = "localhost"  # a secure context for the service worker, as 127.0.0.1 would be

@@ -12,18 +12,16 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from django.conf import settings
-from django.templatetags.static import static
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import rules, selectors, services
+from games import offline_bundle, rules, selectors, services
 from games.i18n import render_message
 from games.models import GameStatus
 from games.presentation import presentation_of
-from games.replay_cache import engine_fingerprint
 from games.rules import offline
 
 # The table seen from above, home at the bottom: how the pocket buttons are laid out.
@@ -232,7 +230,7 @@ def offline_state(game, user):
 
 def offline_config(game):
     """The console page's settings of its outbox (``static/js/outbox.js``): where the engine
-    and Pyodide are, the URLs it posts to, the engine's texts in the active language."""
+    (Brython in it) is, the URLs it posts to, the engine's texts in the active language."""
     return {
         "game": game.pk,
         "record_url": reverse("games:record", args=[game.pk]),
@@ -240,7 +238,6 @@ def offline_config(game):
         "console_url": reverse("games:console", args=[game.pk]),
         "state_url": reverse("games:offline_state", args=[game.pk]),
         "worker_url": reverse("games:engine_worker"),
-        "pyodide_url": static("vendor/pyodide/"),
         "engine_url": offline_engine_url(),
         "sw_url": reverse("games:service_worker"),
         "catalog": engine_catalog(get_language()),
@@ -294,7 +291,7 @@ def _offline_texts():
 
 
 def offline_engine_url():
-    return f"{reverse('games:offline_engine')}?v={engine_fingerprint()[:16]}"
+    return f"{reverse('games:offline_engine')}?v={offline_bundle.fingerprint()[:16]}"
 
 
 @cache

@@ -3,10 +3,14 @@
 The marker's console keeps recording through a Wi-Fi outage (``static/js/outbox.js``): each
 tap is queued with the sequence number it was made at and applied at once. The state it
 shows is computed in the browser by this package itself — the rules engine runs there under
-Pyodide (CPython compiled to WebAssembly, ``static/js/engine-worker.js``), so no game is
+Brython (Python 3 in JavaScript, with CPython's semantics: ``static/js/engine-worker.js``,
+which loads this package's source as ``games/offline_bundle.py`` serves it), so no game is
 written twice and a new game works offline the day it is added. This module is the bridge:
 plain data in, plain data out (JSON through the worker), and nothing the server does not do
-the same way:
+the same way. Only what Brython runs as CPython does is used here and in the engine: the
+standard library's pure-Python modules (``dataclasses``, ``enum``, ``re``, ``json``), no C
+extension, no I/O; ``tests/games/test_offline_browser.py`` compares Brython's answers with
+CPython's for every variant:
 
 - ``event_from_form(fields)``: a queued tap's form fields (as the console's forms post them)
   read as ``games.views.console.record`` reads them — the same numbers refused.

@@ -8,9 +8,8 @@ fresh console and a translated reason (the console page tells htmx to swap 409 a
 recorded one 200 with the new console.
 """
 
-import io
 import json
-import zipfile
+import re
 from functools import cache, wraps
 from pathlib import Path
 
@@ -23,10 +22,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.backends.utils import csrf_input
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import rules, selectors, services
+from games import offline_bundle, rules, selectors, services
 from games.console import (
     console_context,
     device_of,
@@ -38,7 +39,6 @@ from games.console import (
 from games.forms import StartGameForm, seated_player_ids
 from games.i18n import render_message
 from games.models import Game, GameStatus
-from games.replay_cache import engine_fingerprint
 from live import topics
 from live.streams import Feed, stream_response
 from tables.models import Table
@@ -52,6 +52,8 @@ START = "games/console/start.html"
 SEATS = "games/console/_seats.html"
 RESULT = "games/console/result.html"
 SERVICE_WORKER = "games/console/service-worker.js"
+JAVASCRIPT = "text/javascript; charset=utf-8"
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZipMiddleware reads the header
 CONFLICT = 409
 
 
@@ -161,6 +163,7 @@ def console_access(view):
 
 @console_access
 @require_GET
+@gzip_page  # the page carries the offline engine's texts: 130 kB, 20 compressed
 def console(request, pk):
     """The console of a game; ``?confirm=undo|abandon`` asks before that action.
 
@@ -354,32 +357,29 @@ def offline_state_view(request, pk):
 
 @require_GET
 def offline_engine(request):
-    """The rules engine's source (``games/rules/``) as a zip the browser runs under Pyodide:
-    the same code as the server's (public, as the rules page is). Its URL names the engine's
-    fingerprint, so a browser keeps it until the engine changes."""
-    response = HttpResponse(_engine_zip(), content_type="application/zip")
+    """Brython, the rules engine's source (``games/rules/``) and the standard modules it
+    needs, as the one script the engine's worker loads (``games.offline_bundle``): the same
+    code as the server's (public, as the rules page is). Its URL names the bundle's
+    fingerprint, so a browser keeps it until the engine changes. Gzip'ed when asked (once
+    per process: 2.4 MB, 0.5 MB so)."""
+    if _ACCEPTS_GZIP.search(request.headers.get("accept-encoding", "")):
+        response = HttpResponse(offline_bundle.bundle_gzip(), content_type=JAVASCRIPT)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(offline_bundle.bundle(), content_type=JAVASCRIPT)
+    patch_vary_headers(response, ("Accept-Encoding",))
     response["Cache-Control"] = "public, max-age=31536000, immutable"
     return response
 
 
-@cache
-def _engine_zip():
-    buffer = io.BytesIO()
-    folder = Path(rules.__file__).parent
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("games/__init__.py", "")  # the Django app is not shipped
-        for path in sorted(folder.glob("*.py")):
-            archive.write(path, f"games/rules/{path.name}")
-    return buffer.getvalue()
-
-
 @require_GET
-@csp_update({"script-src": ["'wasm-unsafe-eval'"]})  # Pyodide compiles WebAssembly, nothing more
+@gzip_page
+@csp_update({"script-src": ["'unsafe-eval'"]})  # Brython runs the Python it compiles to JS
 def engine_worker(request):
     """``static/js/engine-worker.js`` served under ``/marker/``: a worker is controlled by the
     service worker whose scope holds its own address, so the console's (``/marker/``) serves
-    it, and Pyodide and the engine, without the network. Its policy (CSP) is its own: the
-    site's, plus compiling WebAssembly."""
+    it, and Brython and the engine, from its cache. Its policy (CSP) is its own: the site's,
+    plus running the JavaScript Brython compiles the engine to (the page's stays strict)."""
     response = HttpResponse(_engine_worker_script(), content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
@@ -393,24 +393,14 @@ def _engine_worker_script():
 @require_GET
 def service_worker(request):
     """The consoles' service worker (scope ``/marker/``): a console reloaded without the
-    network opens from its copy, and the engine and Pyodide are kept for it."""
-    context = {"precache": json.dumps(_precached()), "version": engine_fingerprint()[:16]}
+    network opens from its copy, and the engine and Brython are kept for it."""
+    context = {"precache": json.dumps(_precached()), "version": offline_bundle.fingerprint()[:16]}
     response = render(request, SERVICE_WORKER, context, content_type="text/javascript")
     response["Cache-Control"] = "no-cache"
     return response
 
 
 def _precached():
-    pyodide = [
-        static(f"vendor/pyodide/{name}")
-        for name in (
-            "pyodide.mjs",
-            "pyodide.asm.mjs",
-            "pyodide.asm.wasm",
-            "python_stdlib.zip",
-            "pyodide-lock.json",
-        )
-    ]
     scripts = [
         static(f"js/{name}")
         for name in (
@@ -426,7 +416,7 @@ def _precached():
     ]
     styles = [static(f"css/{name}") for name in ("site.css", "console.css")]
     worker = reverse("games:engine_worker")
-    return [*pyodide, *scripts, *styles, offline_engine_url(), worker]
+    return [*scripts, *styles, offline_engine_url(), worker]
 
 
 # --- after the game ----------------------------------------------------------------------

@@ -9,7 +9,7 @@
    2. A tap while the network is down (the browser says so, a post failed or timed out, or
       strokes wait already) is not posted: it is queued and applied at once. The console is
       drawn from what the rules engine computes in the browser — the server's own
-      games/rules/, run by Pyodide in a worker (static/js/engine-worker.js, bridge:
+      games/rules/, run by Brython in a worker (static/js/engine-worker.js, bridge:
       games/rules/offline.py) — with "Не отправлено (N)" in its strip. An undo takes back the
       newest stroke of the queue, or is queued itself when the queue is empty.
    3. As soon as the server answers again the queue is sent in order, each stroke with its
@@ -19,8 +19,10 @@
       recorded twice. Anything else found there (a second device recorded meanwhile) stops
       the sending: both versions are shown and the marker chooses — keep theirs, or add his
       after theirs (checked by the engine first). Nothing is applied blindly.
-   4. The service worker (/marker/sw.js) keeps the console page, the engine and Pyodide, so
-      a console reloaded without the network opens, and shows the queue. */
+   4. The service worker (/marker/sw.js) keeps the console page, the engine and Brython, so
+      a console reloaded without the network opens, and shows the queue. The engine's worker
+      starts once the service worker controls the page: its scripts then come from the
+      service worker's cache, downloaded once (on a first visit, at its install). */
 (function () {
   "use strict";
   var configElement = document.getElementById("offline-config");
@@ -69,11 +71,19 @@
   var calls = {};
   var callId = 0;
   var engineReady = false;
+  var waiting = [];  // the messages posted before the worker started
+  var controlled = Promise.resolve();  // set below, where the service worker is registered
 
   function startEngine() {
     if (worker || !window.Worker) return;
-    worker = new Worker(cfg.worker_url, { type: "module" });
-    worker.postMessage({ op: "init", pyodide: cfg.pyodide_url, engine: cfg.engine_url });
+    worker = { postMessage: function (message) { waiting.push(message); } };  // until it starts
+    controlled.then(createWorker);
+  }
+
+  function createWorker() {
+    worker = new Worker(cfg.worker_url);
+    worker.postMessage({ op: "init", engine: cfg.engine_url });
+    waiting.forEach(function (message) { worker.postMessage(message); });
     worker.onerror = function (event) {
       document.body.dataset.engine = "failed";
       document.body.dataset.engineError = String(event.message || "worker error");
@@ -776,7 +786,20 @@
   setInterval(function () { if (queued() && !draining) drain(); describeMine(); }, RETRY_MS);
 
   if ("serviceWorker" in navigator && cfg.sw_url) {
-    navigator.serviceWorker.register(cfg.sw_url, { scope: "/marker/" }).catch(function () {});
+    var registered = navigator.serviceWorker.register(cfg.sw_url, { scope: "/marker/" });
+    // The engine's worker waits for the service worker to control this page (a first visit:
+    // once it has kept the engine and Brython), or to fail; never more than a minute.
+    controlled = navigator.serviceWorker.controller ? Promise.resolve() : new Promise(function (resolve) {
+      navigator.serviceWorker.addEventListener("controllerchange", resolve);
+      setTimeout(resolve, 60000);
+      registered.then(function (registration) {
+        var coming = registration.installing || registration.waiting;
+        if (!coming) { resolve(); return; }  // active already, yet not controlling this page
+        coming.addEventListener("statechange", function () {
+          if (coming.state === "redundant") resolve();
+        });
+      }, resolve);
+    });
     // This page, opened before the worker controlled it, is kept for a reload offline.
     navigator.serviceWorker.ready.then(function (registration) {
       return caches.match(location.pathname, { ignoreVary: true }).then(function (kept) {

@@ -304,7 +304,7 @@ def staff_urls():
         "/billing/tables/1/clock/",  # a table's clock on its board
         # The console's code for the network's absence, public as the rules are (a game's
         # state, /marker/games/<pk>/offline/, needs a marker).
-        "/marker/offline/engine.zip",
+        "/marker/offline/engine.js",
         "/marker/offline/engine-worker.js",
         "/marker/sw.js",
     )

@@ -1,5 +1,5 @@
 """The console without the network (issue 23 item 2): what the browser computes with the
-engine (``games.rules.offline``, run by Pyodide) is what the server's replay gives — for
+engine (``games.rules.offline``, run by Brython) is what the server's replay gives — for
 random stroke sequences of every game, split anywhere between the events the server stores
 and the taps queued on the phone (as the console's forms post them), through JSON as the
 worker passes them. ``tests/games/test_offline_through_views.py`` posts the same forms to the

@@ -4,9 +4,11 @@
    from here: the outbox (static/js/outbox.js) then shows the game from the strokes it keeps.
    - A console page (/marker/games/<id>/): the network first (4 s at most), its last copy
      when that fails. Nothing else of the site is kept: every other page needs the server.
-   - The engine, Pyodide and the console's scripts and styles: kept at install (precache)
-     and served from here; a new engine is a new URL, and a new version of this file
-     (its engine fingerprint) replaces the cache.
+   - The engine (Brython in it) and the console's scripts and styles: kept at install (precache)
+     and served from here, so they cross the network once: the console starts the engine's
+     worker once this worker controls it (static/js/outbox.js), and the worker's script comes
+     from here. A new engine is a new URL, and a new version of this file (the engine
+     bundle's fingerprint) replaces the cache.
    - Posts, streams and the outbox's own reads always go to the network. */
 "use strict";
 var CACHE = "luza-console-{{ version }}";
@@ -49,7 +51,7 @@ function networkFirst(request) {
   });
 }
 
-// The worker's own address carries its settings (?pyodide=…&engine=…): kept without them.
+// A precached URL asked with a query string of its own is served from its copy too.
 function cacheFirst(request, pathname) {
   return caches.match(request, { ignoreVary: true }).then(function (copy) {
     return copy || caches.match(pathname, { ignoreVary: true });
