@@ -284,9 +284,12 @@ def send(task, driver, timeout):
                 _waits(task, outcome.reason, outcome.description, refused=True)
                 return False
         if task.kind in (TaskKind.OPEN_SHIFT, TaskKind.CLOSE_SHIFT):
-            status = driver.status()
-            already = status.shift_open and not status.shift_expired
-            if status.shift_open is not None and already == (task.kind == TaskKind.OPEN_SHIFT):
+            status = driver.status()  # open already (and not expired), or closed already
+            if task.kind == TaskKind.OPEN_SHIFT:
+                already = bool(status.shift_open) and not status.shift_expired
+            else:
+                already = status.shift_open is False
+            if already:
                 _done(task, {"shiftNumber": status.shift_number, "already": True})
                 return True
         FiscalTask.objects.filter(pk=task.pk).update(posted_at=timezone.now())

@@ -117,7 +117,8 @@ def add_bar_item(*, bill, item, quantity, user, payer=None, marking_code=""):
                 _("Marked goods are sold one at a time, each with its own code."),
                 code="marking",
             )
-        if len(marking_code) > 200 or not marking_code.isprintable():
+        # A GS1 code's group separators (GS, \x1d) are kept: the register needs them.
+        if len(marking_code) > 200 or not marking_code.replace("\x1d", "").isprintable():
             raise ValidationError(_("This is not a marking code."), code="marking")
     else:
         marking_code = ""
