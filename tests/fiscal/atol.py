@@ -26,6 +26,7 @@ class Register:
         self.lock = threading.Lock()
         self.requests = {}
         self.documents = []  # every fiscal document made: (type, task, params)
+        self.made = []  # every receipt made: (the request's uuid, its task, its params)
         self.shift_state, self.shift_number, self.receipts_in_shift = "closed", 0, 0
         self.document_number = 100
         self.paper = True
@@ -190,6 +191,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(409, {"error": {"code": 2, "description": "uuid уже есть"}})
             tasks = tasks if isinstance(tasks, list) else [tasks]
             results = [register.run(task) for task in tasks]
+            for task, result in zip(tasks, results, strict=True):
+                if task.get("type") in RECEIPTS and result["status"] == "ready":
+                    register.made.append((uuid, task, result["result"]["fiscalParams"]))
             register.requests[uuid] = {
                 "tasks": tasks,
                 "results": results,
