@@ -79,14 +79,14 @@ class Driver:
             self.submit(request_id, request)
         return self.wait(request_id, timeout)
 
-    def wait(self, request_id, timeout, step=0.05):
+    def wait(self, request_id, timeout, step=0.01):
         deadline = time.monotonic() + timeout
         while True:
             outcome = self.outcome(request_id)
             if outcome.state in (DONE, ERROR) or time.monotonic() >= deadline:
                 return outcome
             time.sleep(min(step, max(deadline - time.monotonic(), 0)))
-            step = min(step * 2, 0.5)
+            step = min(step * 1.5, 0.25)
 
 
 def driver_for(club):
