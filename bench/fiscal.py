@@ -132,7 +132,8 @@ def main():
     own = per_receipt - args.register_ms
     print(
         f"{written} payments written in {write_time:.2f} s "
-        f"({write_time / max(written, 1) * 1000:.1f} ms each, with its session, bill and receipt task)"
+        f"({write_time / max(written, 1) * 1000:.1f} ms each, "
+        "with its session, bill and receipt task)"
     )
     print(
         f"{tasks} tasks ({receipts} receipts, the rest the shift's) drained in {drain_time:.2f} s: "
