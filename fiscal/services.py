@@ -14,13 +14,14 @@ Tasks are sent in order, one at a time: the first that cannot be made holds the 
 
 import logging
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import close_old_connections, connections, transaction
+from django.db import OperationalError, close_old_connections, connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -235,7 +236,12 @@ def _claim(task):
 
 
 def _release(task):
-    FiscalTask.objects.filter(pk=task.pk).update(claimed_until=None)
+    for attempt in range(5):
+        try:
+            FiscalTask.objects.filter(pk=task.pk).update(claimed_until=None)
+            return
+        except OperationalError:  # busy: the claim would hold the task for CLAIM_SECONDS
+            time.sleep(0.1 * (attempt + 1))
 
 
 def _done(task, params):
@@ -422,22 +428,37 @@ def restart_register_shift(*, user, driver=None):
 # The attempt right after a payment commits -----------------------------------------------
 
 _sender = threading.Lock()
+_again = threading.Event()
 
 
 def send_soon(force=False):
     """After a payment commits (or the desk's «send now»): one try in a thread of its own,
-    never waiting for it (the worker sends whatever it leaves)."""
+    never waiting for it (the worker sends whatever it leaves). One such thread per process:
+    a payment committed while it sends makes it go round once more."""
     if not (force or getattr(settings, "FISCAL_SEND_AT_ONCE", True)) or not enabled():
+        return
+    _again.set()
+    if _sender.locked():
         return
     threading.Thread(target=_send_in_background, daemon=True, name="fiscal-send").start()
 
 
 def _send_in_background():
     if not _sender.acquire(blocking=False):
-        return  # another thread of this process sends; the worker catches up
+        return  # another thread of this process sends, and goes round again
     try:
-        close_old_connections()
-        drain(limit=50)
+        busy = 0
+        while _again.is_set() and busy < 10:
+            _again.clear()
+            close_old_connections()
+            try:
+                drain(limit=50)
+            except OperationalError:  # the database busy (SQLite's lock): soon again; a
+                # task stopped between posting and saving is asked about first
+                busy += 1
+                _again.set()
+                connections.close_all()
+                time.sleep(0.1 * busy)
     except Exception:  # never let a register's trouble reach a request
         log.exception("Sending the receipts failed; the worker will try again.")
     finally:
