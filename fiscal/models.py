@@ -217,7 +217,7 @@ class FiscalTask(models.Model):
 
     class Meta:
         ordering = ["pk"]
-        permissions = [("close_shift_unsent", "Close a shift while receipts wait")]
+        permissions = [("close_shift_unsent", _("Can close a shift while receipts wait"))]
         verbose_name = _("register task")
         verbose_name_plural = _("register tasks")
         indexes = [models.Index(fields=["status", "id"])]
