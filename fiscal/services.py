@@ -171,6 +171,8 @@ def shift_closing(shift, user, reason=""):
 def correct(*, payment, user, reason):
     """A correction receipt for money taken without a receipt (the register was dead): its
     waiting receipt, never posted, is replaced; audited with the reason."""
+    if not enabled():
+        raise ValidationError(_("No cash register is connected."), code="off")
     reason = " ".join((reason or "").split())
     if not reason:
         raise ValidationError(_("Say why the receipt is corrected."), code="reason")
@@ -380,6 +382,14 @@ def refresh_state(driver=None):
     return state
 
 
+def _refresh_if_stale(seconds=30):
+    """The desk's view of the register, asked again if older than ``seconds`` (the worker
+    asks on its own rounds; this keeps the panel fresh without one)."""
+    checked = RegisterState.load().checked_at
+    if checked is None or timezone.now() - checked > timedelta(seconds=seconds):
+        refresh_state()
+
+
 def x_report(*, user, driver=None):
     """An X report printed now; its answer kept for the desk."""
     settings_ = club()
@@ -453,6 +463,7 @@ def _send_in_background():
             close_old_connections()
             try:
                 drain(limit=50)
+                _refresh_if_stale()
             except OperationalError:  # the database busy (SQLite's lock): soon again; a
                 # task stopped between posting and saving is asked about first
                 busy += 1
