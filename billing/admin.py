@@ -122,8 +122,8 @@ class BillingSettingsAdmin(AsciiAdminMixin, admin.ModelAdmin):
 
 @admin.register(BarItem)
 class BarItemAdmin(AsciiAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "price_display", "is_active"]
-    list_filter = ["is_active"]
+    list_display = ["name", "price_display", "is_active", "is_marked"]
+    list_filter = ["is_active", "is_marked"]
     search_fields = ["name"]
 
     @admin.display(description=_("price"))

@@ -114,8 +114,21 @@ RECEIPT_ATTRS = {"inputmode": "numeric", "autocomplete": "off", "pattern": "[0-9
 
 def receipt_field(label):
     """The register's receipt number (the service checks its digits and that the shift has
-    not recorded it yet)."""
-    return forms.CharField(label=label, max_length=40, widget=forms.TextInput(attrs=RECEIPT_ATTRS))
+    not recorded it yet; none is asked where the site makes the receipts)."""
+    return forms.CharField(
+        label=label, max_length=40, required=False, widget=forms.TextInput(attrs=RECEIPT_ATTRS)
+    )
+
+
+def buyer_field():
+    """Where the site makes the receipts: the buyer's phone or e-mail, when he asks for an
+    electronic receipt."""
+    return forms.CharField(
+        label=_("electronic receipt to (phone or e-mail)"),
+        max_length=64,
+        required=False,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
 
 
 def same_receipt_field():
@@ -151,6 +164,7 @@ class StartClockForm(forms.Form):
         widget=forms.TextInput(attrs=RECEIPT_ATTRS),
     )
     same_receipt = same_receipt_field()
+    buyer = buyer_field()
 
     def tender(self):
         """The money paid up front (``services.Tender``) when the time is prepaid, else None."""
@@ -162,6 +176,7 @@ class StartClockForm(forms.Form):
             amount=data.get("amount"),
             receipt_number=data.get("receipt_number") or "",
             same_receipt=data.get("same_receipt", False),
+            buyer=data.get("buyer") or "",
         )
 
 
@@ -225,6 +240,14 @@ def stretch_label(stretch):
 class BarItemLineForm(forms.Form):
     item = forms.ModelChoiceField(label=_("bar item"), queryset=None, empty_label=None)
     quantity = ascii_forms.IntegerField(label=_("quantity"), min_value=1, max_value=99, initial=1)
+    marking_code = forms.CharField(
+        label=_("marking code (scanned)"),
+        max_length=200,
+        required=False,
+        strip=True,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("Marked goods (water, soft drinks, beer): scan the code on the item."),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -257,6 +280,7 @@ class PaymentForm(forms.Form):
     receipt_number = receipt_field(_("register's receipt number"))
     payer = forms.ModelChoiceField(label=_("payer"), queryset=None, required=False)
     same_receipt = same_receipt_field()
+    buyer = buyer_field()
 
     def __init__(self, *args, bill, **kwargs):
         super().__init__(*args, **kwargs)
@@ -270,6 +294,7 @@ class RefundForm(forms.Form):
     amount = RoublesField(label=_("given back, ₽"), min_value=1)
     receipt_number = receipt_field(_("register's refund receipt number"))
     same_receipt = same_receipt_field()
+    buyer = buyer_field()
 
 
 class OpenShiftForm(forms.Form):

@@ -268,6 +268,14 @@ class BarItem(models.Model):
     )
     price = MoneyField(_("price, ₽"))
     is_active = models.BooleanField(_("on sale"), default=True)
+    is_marked = models.BooleanField(
+        _("marked goods"),
+        default=False,
+        help_text=_(
+            "Bottled water, soft drinks, beer…: sold only with the marking code scanned "
+            "from each one (passed to the register)."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]
@@ -359,6 +367,8 @@ class BillLine(models.Model):
     payer = models.ForeignKey(
         Payer, on_delete=models.SET_NULL, null=True, blank=True, related_name="lines"
     )
+    # Marked goods: the code scanned from the item sold (its receipt passes it on).
+    marking_code = models.CharField(_("marking code"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["bill", "kind", "pk"]
@@ -535,6 +545,11 @@ class AuditAction(models.TextChoices):
     SHIFT_OPEN = "shift.open", pgettext_lazy("audit action", "Shift opened")
     SHIFT_CLOSE = "shift.close", pgettext_lazy("audit action", "Shift closed")
     TARIFF_CHANGE = "tariff.change", pgettext_lazy("audit action", "Tariff changed")
+    RECEIPT_CORRECTION = "receipt.correction", pgettext_lazy("audit action", "Correction receipt")
+    SHIFT_CLOSE_UNSENT = (
+        "shift.unsent",
+        pgettext_lazy("audit action", "Shift closed with receipts waiting"),
+    )
 
 
 # An entry in words: its action's sentence, the %(names)s being its details in words
@@ -561,6 +576,10 @@ AUDIT_SENTENCES = {
     AuditAction.SHIFT_OPEN: _("Shift opened with %(cash)s"),
     AuditAction.SHIFT_CLOSE: _("Shift closed: counted %(counted)s, expected %(expected)s"),
     AuditAction.TARIFF_CHANGE: _("Tariff of %(kind)s from %(valid_from)s: %(bands)s"),
+    AuditAction.RECEIPT_CORRECTION: _(
+        "Correction receipt for %(amount)s, %(method)s (the payment had no receipt)"
+    ),
+    AuditAction.SHIFT_CLOSE_UNSENT: _("Shift closed with %(count)s receipts still waiting"),
 }
 # A detail that an entry of the action may or may not have: its clause follows the sentence
 # when the entry has it.

@@ -1,8 +1,9 @@
-from functools import partial
+from functools import cache, partial
 
 from django.conf import settings
 from django.utils.translation import get_language
 
+from fiscal.services import enabled as fiscal_enabled
 from toolbox.roles import (
     can_issue_sign_in,
     can_manage_roster,
@@ -27,6 +28,8 @@ def club(request):
         "can_manage_tariffs": partial(can_manage_tariffs, user),
         "can_run_clocks": partial(can_run_clocks, user),
         "lights_enabled": bool(settings.MQTT_URL),  # the tables' light relays are driven
+        # The club's cash register makes the receipts (fiscal/): asked once per page.
+        "fiscal_on": cache(fiscal_enabled),
         "can_record_own_games": partial(can_record_own_games, user),
         "can_issue_sign_in": partial(can_issue_sign_in, user),
         "can_settle_disputes": partial(can_settle_disputes, user),

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "live",  # pushes changes to the boards (Server-Sent Events), see live/__init__.py
     "records",
     "lights",  # the tables' light relays follow the clocks (MQTT_URL), see lights/__init__.py
+    "fiscal",  # the club's cash register makes every payment's receipt (54-FZ), docs/fiscal.md
     "broadcast",  # stream overlays and embeds
     "api",  # the read-only public API, /api/v1/
     "me",  # the players' own phones: /me/, sign-in links, games without a marker
@@ -231,6 +232,11 @@ LIVE_WSGI_STREAM_SECONDS = 60
 warnings.filterwarnings(
     "ignore", "StreamingHttpResponse must consume synchronous iterators", Warning
 )
+
+# The club's cash register (fiscal/, chosen in the Django admin's Fiscal settings): a payment's
+# receipt is tried at once in a thread after the payment commits; off: only the worker
+# (manage.py fiscal_worker) sends them.
+FISCAL_SEND_AT_ONCE = env_flag("FISCAL_SEND_AT_ONCE", default=True)
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
 # The players' "you're up" with their page closed: the club's Telegram bot (me/telegram.py,

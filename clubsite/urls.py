@@ -31,6 +31,7 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("billing/", include("billing.urls")),
     path("lights/", include("lights.urls")),
+    path("fiscal/", include("fiscal.urls")),
     path("me/", include("me.urls")),
     path("", include("tournaments.urls")),
     path("", include((game_routes, "games"))),

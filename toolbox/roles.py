@@ -74,6 +74,8 @@ CASHIER_PERMISSIONS = (
     + [("billing", f"view_{model}") for model in ("tablesession", "auditentry")]
     # The desk gives a player his sign-in link (and signs him out everywhere).
     + [("me", "add_signinlink"), ("me", "view_signinlink")]
+    # The register's receipts: the desk's panel, a correction receipt.
+    + [("fiscal", "view_fiscaltask")]
 )
 ADMIN_PERMISSIONS = (
     MARKER_PERMISSIONS
@@ -94,6 +96,14 @@ ADMIN_PERMISSIONS = (
         for model in ("tournament", "entrant", "match")
         for action in ("add", "change", "view", "delete")
     ]
+    # The cash register: its settings, the bar items' VAT, the cashiers' INN; a senior
+    # cashier closes a shift while receipts wait (with the reason).
+    + [
+        ("fiscal", f"{action}_{model}")
+        for model in ("fiscalsettings", "itemtax", "cashiertaxid")
+        for action in ("add", "change", "view", "delete")
+    ]
+    + [("fiscal", "close_shift_unsent"), ("fiscal", "view_registerstate")]
     # The tables' lights: light a table without a clock (cleaning), read their log.
     + [("lights", "add_lightoverride"), ("lights", "view_lightevent")]
     # Games scored by the players: a disputed one is settled by the admins.

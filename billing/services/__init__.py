@@ -24,6 +24,7 @@ from billing.services.bookings import (
     when_booking_changed,
 )
 from billing.services.payments import Tender, receipt_used, record_payment, record_refund
+from billing.services.receipts import register_receipt_maker, site_makes_receipts
 from billing.services.sessions import (
     correct_stretch,
     move_session,
@@ -57,6 +58,7 @@ __all__ = [
     "open_shift",
     "pause_session",
     "receipt_used",
+    "register_receipt_maker",
     "record_version",
     "record_payment",
     "record_refund",
@@ -67,6 +69,7 @@ __all__ = [
     "set_booking_status",
     "set_discount",
     "set_split",
+    "site_makes_receipts",
     "start_session",
     "stop_session",
     "validate_week",

@@ -9,6 +9,7 @@ from billing.labels import duration, money
 from billing.models import AuditAction, Bill, BillLine, LineKind, Payer, SessionStatus, SplitMode
 from billing.selectors.bills import bill_summary, players_of
 from billing.selectors.sessions import price_of
+from billing.services import receipts
 from billing.services.audit import audit
 
 
@@ -61,6 +62,7 @@ def settle(bill, *, at):
         return False
     bill.paid_at = at
     bill.save(update_fields=["paid_at"])
+    receipts.bill_settled(bill)  # prepaid time settled: its receipt (the fiscal app)
     return True
 
 
@@ -92,13 +94,34 @@ def require_unpaid(bill):
 
 
 @transaction.atomic
-def add_bar_item(*, bill, item, quantity, user, payer=None):
+def add_bar_item(*, bill, item, quantity, user, payer=None, marking_code=""):
+    """A bar line. A marked item (``BarItem.is_marked``: bottled water, soft drinks, beer)
+    is sold one at a time with the marking code scanned from it, which its receipt passes to
+    the register; without a code it is refused."""
     bill = locked_bill(bill)
     require_unpaid(bill)
     if not item.is_active:
         raise ValidationError(_("This item is not on sale."), code="inactive")
     if not 1 <= quantity <= 99:
         raise ValidationError(_("Quantity is 1 to 99."), code="quantity")
+    marking_code = (marking_code or "").strip()
+    if item.is_marked:
+        if not marking_code:
+            raise ValidationError(
+                _("%(item)s is marked goods: scan its marking code into the sale.")
+                % {"item": item.name},
+                code="marking",
+            )
+        if quantity != 1:
+            raise ValidationError(
+                _("Marked goods are sold one at a time, each with its own code."),
+                code="marking",
+            )
+        # A GS1 code's group separators (GS, \x1d) are kept: the register needs them.
+        if len(marking_code) > 200 or not marking_code.replace("\x1d", "").isprintable():
+            raise ValidationError(_("This is not a marking code."), code="marking")
+    else:
+        marking_code = ""
     line = BillLine.objects.create(
         bill=bill,
         kind=LineKind.BAR,
@@ -107,6 +130,7 @@ def add_bar_item(*, bill, item, quantity, user, payer=None):
         quantity=quantity,
         unit_price=item.price,
         payer=payer,
+        marking_code=marking_code,
     )
     _audit_bar_line(user=user, action=AuditAction.BILL_ADD, bill=bill, line=line)
     return line

@@ -2,7 +2,9 @@
 clock starts for prepaid time, or once it stopped), and what was given back.
 
 The register issues the receipts; the site records each one's number: ASCII digits, and not
-twice in one shift unless the cashier says it is the same receipt (``same_receipt``).
+twice in one shift unless the cashier says it is the same receipt (``same_receipt``). When the
+site drives the register itself (``receipts.receipt_maker``: the ``fiscal`` app), no number
+is typed: each payment, in its own transaction, hands the maker its receipt to make.
 """
 
 from dataclasses import dataclass
@@ -15,6 +17,7 @@ from django.utils.translation import gettext as _
 from billing.labels import money
 from billing.models import AuditAction, Payment, PaymentMethod, SessionStatus, Shift
 from billing.selectors.bills import bill_summary
+from billing.services import receipts
 from billing.services.audit import audit
 from billing.services.bills import locked_bill, require_unpaid, settle
 from toolbox.parsing import parse_int
@@ -31,6 +34,7 @@ class Tender:
     amount: int | None
     receipt_number: str
     same_receipt: bool = False
+    buyer: str = ""  # a phone or e-mail for the electronic receipt (the site makes it)
 
 
 def _open_shift():
@@ -78,11 +82,26 @@ def _checked_method(method):
 
 
 def _record(
-    *, bill, method, amount, receipt_number, user, same_receipt, at, payer, action, up_front=False
+    *,
+    bill,
+    method,
+    amount,
+    receipt_number,
+    user,
+    same_receipt,
+    at,
+    payer,
+    action,
+    up_front=False,
+    buyer="",
 ):
     shift = _open_shift()
     method = _checked_method(method)
-    receipt_number = _checked_receipt(receipt_number, shift, same_receipt=same_receipt)
+    makes_receipts = receipts.site_makes_receipts()
+    if makes_receipts:
+        receipt_number = ""  # the register's answer is kept with its receipt (fiscal)
+    else:
+        receipt_number = _checked_receipt(receipt_number, shift, same_receipt=same_receipt)
     payment = Payment.objects.create(
         bill=bill,
         shift=shift,
@@ -105,6 +124,8 @@ def _record(
         receipt=receipt_number,
         payer=payer.name if payer else "",
     )
+    if makes_receipts:
+        receipts.payment_recorded(payment, buyer=buyer)
     return payment
 
 
@@ -125,12 +146,22 @@ def take_prepayment(*, bill, tender, user, at=None):
         payer=None,
         action=AuditAction.PREPAYMENT,
         up_front=True,
+        buyer=tender.buyer,
     )
 
 
 @transaction.atomic
 def record_payment(
-    *, bill, method, amount, receipt_number, user, payer=None, at=None, same_receipt=False
+    *,
+    bill,
+    method,
+    amount,
+    user,
+    receipt_number="",
+    payer=None,
+    at=None,
+    same_receipt=False,
+    buyer="",
 ):
     """Records a payment taken at the club's cash register (never a receipt of our own); the
     bill is paid once nothing is left to pay."""
@@ -156,13 +187,16 @@ def record_payment(
         at=at,
         payer=payer,
         action=AuditAction.PAYMENT,
+        buyer=buyer,
     )
     settle(bill, at=payment.at)
     return payment
 
 
 @transaction.atomic
-def record_refund(*, bill, method, amount, receipt_number, user, at=None, same_receipt=False):
+def record_refund(
+    *, bill, method, amount, user, receipt_number="", at=None, same_receipt=False, buyer=""
+):
     """Records money given back at the register (its refund receipt's number): at most what
     was paid over the bill's total, e.g. the unplayed part of a prepaid hour."""
     bill = locked_bill(bill)
@@ -187,6 +221,7 @@ def record_refund(*, bill, method, amount, receipt_number, user, at=None, same_r
         at=at,
         payer=None,
         action=AuditAction.REFUND,
+        buyer=buyer,
     )
     settle(bill, at=payment.at)
     return payment

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from billing.models import AuditAction, Shift
 from billing.selectors.shifts import open_business, shift_report
+from billing.services import receipts
 from billing.services.audit import audit
 
 
@@ -24,14 +25,17 @@ def open_shift(*, user, opening_cash, at=None):
     except IntegrityError:
         raise ValidationError(_("A shift is already open."), code="open") from None
     audit(user=user, action=AuditAction.SHIFT_OPEN, shift=shift, cash=opening_cash)
+    receipts.shift_opened(shift, user)  # the register's shift opens with it (fiscal)
     return shift
 
 
 @transaction.atomic
-def close_shift(*, shift, user, counted_cash, at=None, leave_open_business=False):
+def close_shift(*, shift, user, counted_cash, at=None, leave_open_business=False, unsent_reason=""):
     """Closes the shift with the cash counted. While bills are unpaid or clocks run, it is
     refused naming them, unless the cashier confirms (``leave_open_business``): they are
-    then left to the next shift."""
+    then left to the next shift. Where the site makes the receipts, the register's shift
+    closes with it (its Z report), refused while receipts wait unless a senior cashier
+    gives ``unsent_reason`` (the fiscal app checks and audits it)."""
     shift = Shift.objects.select_for_update().get(pk=shift.pk)
     if not shift.is_open:
         raise ValidationError(_("This shift is already closed."), code="closed")
@@ -44,6 +48,7 @@ def close_shift(*, shift, user, counted_cash, at=None, leave_open_business=False
             % {"what": "; ".join(item.label for item in business)},
             code="open_business",
         )
+    receipts.shift_closing(shift, user, reason=unsent_reason)
     shift.closed_at, shift.closed_by = at or timezone.now(), user
     shift.counted_cash, shift.is_open = counted_cash, False
     shift.save(update_fields=["closed_at", "closed_by", "counted_cash", "is_open"])

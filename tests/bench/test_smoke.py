@@ -15,7 +15,7 @@ SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
 
 
 def test_there_are_benchmarks():
-    expected = {"board_load.py", "board_push.py", "csv_import.py", "player_stats.py"}
+    expected = {"board_load.py", "board_push.py", "csv_import.py", "player_stats.py", "fiscal.py"}
     assert expected | {"record_stroke.py"} <= set(SCRIPTS)
 
 

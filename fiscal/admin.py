@@ -1,0 +1,56 @@
+"""The register in the Django admin: the club's settings (one row), the bar items' VAT, the
+cashiers' INN; the register's tasks and state, looked at, never changed."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from billing.labels import money
+from fiscal.models import CashierTaxId, FiscalSettings, FiscalTask, ItemTax, RegisterState
+from toolbox.forms import AsciiAdminMixin
+from toolbox.immutable import ReadOnlyAdminMixin
+
+
+@admin.register(FiscalSettings)
+class FiscalSettingsAdmin(AsciiAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "register", "tax_system", "vat"]
+
+    def has_add_permission(self, request):
+        return not FiscalSettings.objects.exists() and super().has_add_permission(request)
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ItemTax)
+class ItemTaxAdmin(AsciiAdminMixin, admin.ModelAdmin):
+    list_display = ["bar_item", "vat"]
+
+
+@admin.register(CashierTaxId)
+class CashierTaxIdAdmin(AsciiAdminMixin, admin.ModelAdmin):
+    list_display = ["user", "inn"]
+
+
+@admin.register(FiscalTask)
+class FiscalTaskAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "created_at",
+        "kind",
+        "total_display",
+        "status",
+        "fiscal_document_number",
+        "shift_number",
+        "last_error",
+    ]
+    list_filter = ["status", "kind"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("total"))
+    def total_display(self, task):
+        return money(task.total)
+
+
+@admin.register(RegisterState)
+class RegisterStateAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ["__str__", "checked_at", "reachable", "shift_number", "unsent_count"]
