@@ -133,29 +133,31 @@ def _console_urls(script_prefix, pk, table_number):
 
 
 # The buttons and pickers of the actions the rules offer are the same at every tap that offers
-# the same actions (a stroke, a score, the fouls…) but for the seq and the CSRF token in their
-# forms, and they were a third of the console's rendering: each set is rendered once per
-# process (per language, variant, actions, names and address) with slots for those two, which
-# every tap fills in. Actions drawn by a game's own template show the state: rendered anew.
+# the same actions (a stroke, a score, the fouls…) but for the game's address, the seq and the
+# CSRF token in their forms, and they were a third of the console's rendering: each set is
+# rendered once per process (per language, variant, actions and players' names) with slots
+# for those three, which every tap fills in. Actions drawn by a game's own template show the
+# state: rendered anew.
 ACTIONS = "games/console/console.html#actions"
-_SEQ_SLOT, _CSRF_SLOT = "\ue000seq\ue000", "\ue000csrf\ue000"  # private-use characters
+# Private-use characters: no text of the page has them, escaping leaves them as they are.
+_URL_SLOT, _SEQ_SLOT, _CSRF_SLOT = "\ue000url\ue000", "\ue000seq\ue000", "\ue000csrf\ue000"
 _ACTIONS_KEPT = 512
 _actions_slotted = {}
 
 
 def actions_html(variant, shown, actions, names, record_url, seq, csrf_field):
     """The HTML of the ``actions`` offered (``rules.Action``s) as the console shows them, its
-    forms carrying ``seq`` and ``csrf_field``; None when there is none, or when one is drawn by
-    the game's own template."""
+    forms posting to ``record_url`` with ``seq`` and ``csrf_field``; None when there is none,
+    or when one is drawn by the game's own template."""
     if not actions or any(action.kind in shown.action_templates for action in actions):
         return None
-    key = (get_language(), variant.key, repr(tuple(actions)), tuple(names), record_url)
+    key = (get_language(), variant.key, repr(tuple(actions)), tuple(names))
     slotted = _actions_slotted.get(key)
     if slotted is None:
         views = [ActionView(action, variant, shown, None, names) for action in actions]
         context = {
             "actions": views,
-            "urls": {"record": record_url},
+            "urls": {"record": _URL_SLOT},
             "seq": _SEQ_SLOT,
             "csrf_field": mark_safe(_CSRF_SLOT),
         }
@@ -163,7 +165,8 @@ def actions_html(variant, shown, actions, names, record_url, seq, csrf_field):
         if len(_actions_slotted) >= _ACTIONS_KEPT:
             _actions_slotted.clear()
         _actions_slotted[key] = slotted
-    filled = slotted.replace(_SEQ_SLOT, conditional_escape(seq))
+    filled = slotted.replace(_URL_SLOT, conditional_escape(record_url))
+    filled = filled.replace(_SEQ_SLOT, conditional_escape(seq))
     return mark_safe(filled.replace(_CSRF_SLOT, conditional_escape(csrf_field)))
 
 
