@@ -28,8 +28,10 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The project before bench/ (the script's own folder, first on sys.path): bench/billing.py
+# must not stand in for the billing app.
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
 import board_load  # noqa: E402 - the database's set-up and the percentiles
 

@@ -26,8 +26,10 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(BASE_DIR))
+# The project before bench/ (the script's own folder, first on sys.path): bench/billing.py
+# must not stand in for the billing app.
 sys.path.insert(0, str(BASE_DIR / "bench"))
+sys.path.insert(0, str(BASE_DIR))
 
 import board_load  # noqa: E402 - ensure_database: the same set-up as the other benches
 

@@ -12,9 +12,12 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.crypto import salted_hmac
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -50,9 +53,10 @@ def shown_version(game):
     return f"{game.last_seq}-{game.status}"
 
 
-def console_context(game, *, confirm=None, device=""):
+def console_context(game, *, confirm=None, device="", csrf_field=""):
     """What the console shows: seats and scores, the variant's figures, the buttons, the log;
-    ``other_device``: another browser than ``device`` recorded on this game lately."""
+    ``other_device``: another browser than ``device`` recorded on this game lately;
+    ``csrf_field``: the request's hidden CSRF input, in every form."""
     variant = selectors.variant_of(game)
     shown = presentation_of(variant.key)
     replayed = selectors.replayed(game)
@@ -79,6 +83,9 @@ def console_context(game, *, confirm=None, device=""):
         {"seq": entry.seq, "undone": entry.undone, "text": render_message(entry.description, names)}
         for entry in reversed(replayed.recent)
     ]
+    seq = str(game.last_seq)  # in every form: plain digits, never localised
+    urls = console_urls(game.pk, game.table.number)
+    buttons = actions_html(variant, shown, actions, names, urls["record"], seq, csrf_field)
     return {
         "game": game,
         "variant": variant,
@@ -86,7 +93,10 @@ def console_context(game, *, confirm=None, device=""):
         "rows": rows,
         "turn_name": seats[state.turn].name if seats and not state.finished else "",
         "in_progress": in_progress,
-        "actions": [ActionView(action, variant, shown, state, names) for action in actions],
+        "actions_html": buttons,
+        "actions": []
+        if buttons
+        else [ActionView(action, variant, shown, state, names) for action in actions],
         "seat_names": names,  # the log and the labels name the players, not "Player 2"
         "recent": recent,
         "undoable": undoable,
@@ -97,8 +107,9 @@ def console_context(game, *, confirm=None, device=""):
         "figures": shown.console_named_figures(state, names),
         "strip": _strip(shown, state, rows, recent, in_progress),
         "shown": shown_version(game),
-        "seq": str(game.last_seq),  # in every form: plain digits, never localised
-        "urls": console_urls(game.pk, game.table.number),
+        "seq": seq,
+        "urls": urls,
+        "csrf_field": csrf_field,
         "other_device": in_progress and services.other_devices(game, device, time.time()),
         "poll_seconds": settings.CONSOLE_POLL_SECONDS,
     }
@@ -116,6 +127,44 @@ def _console_urls(script_prefix, pk, table_number):
     urls = {name: reverse(f"games:{name}", args=[pk]) for name in names}
     urls["table"] = reverse("games:table", args=[table_number])
     return urls
+
+
+# The buttons and pickers of the actions the rules offer are the same at every tap that offers
+# the same actions (a stroke, a score, the fouls…) but for the game's address, the seq and the
+# CSRF token in their forms, and they were a third of the console's rendering: each set is
+# rendered once per process (per language, variant, actions and players' names) with slots
+# for those three, which every tap fills in. Actions drawn by a game's own template show the
+# state: rendered anew.
+ACTIONS = "games/console/console.html#actions"
+# Private-use characters: no text of the page has them, escaping leaves them as they are.
+_URL_SLOT, _SEQ_SLOT, _CSRF_SLOT = "\ue000url\ue000", "\ue000seq\ue000", "\ue000csrf\ue000"
+_ACTIONS_KEPT = 512
+_actions_slotted = {}
+
+
+def actions_html(variant, shown, actions, names, record_url, seq, csrf_field):
+    """The HTML of the ``actions`` offered (``rules.Action``s) as the console shows them, its
+    forms posting to ``record_url`` with ``seq`` and ``csrf_field``; None when there is none,
+    or when one is drawn by the game's own template."""
+    if not actions or any(action.kind in shown.action_templates for action in actions):
+        return None
+    key = (get_language(), variant.key, repr(tuple(actions)), tuple(names))
+    slotted = _actions_slotted.get(key)
+    if slotted is None:
+        views = [ActionView(action, variant, shown, None, names) for action in actions]
+        context = {
+            "actions": views,
+            "urls": {"record": _URL_SLOT},
+            "seq": _SEQ_SLOT,
+            "csrf_field": mark_safe(_CSRF_SLOT),
+        }
+        slotted = render_to_string(ACTIONS, context)
+        if len(_actions_slotted) >= _ACTIONS_KEPT:
+            _actions_slotted.clear()
+        _actions_slotted[key] = slotted
+    filled = slotted.replace(_URL_SLOT, conditional_escape(record_url))
+    filled = filled.replace(_SEQ_SLOT, conditional_escape(seq))
+    return mark_safe(filled.replace(_CSRF_SLOT, conditional_escape(csrf_field)))
 
 
 class ActionView:

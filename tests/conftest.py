@@ -5,7 +5,9 @@ import os
 import shutil
 
 import pytest
+import redis
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCacheClient
 
 from boards import feeds as board_feeds
 from live import hub as hubs
@@ -41,16 +43,31 @@ def live_hub_stopped():
     hubs.reset_hub()
 
 
+def clear_cache():
+    """Empties the default cache: this process's memory, or a Redis one of its own keys only
+    (its ``KEY_PREFIX``): Django's ``clear()`` would empty the whole Redis database, which the
+    other workers of a parallel run (and other runs on the machine) share."""
+    if not isinstance(cache._cache, RedisCacheClient):
+        cache.clear()
+        return
+    try:
+        client = cache._cache.get_client(write=True)
+        for key in client.scan_iter(f"{cache.key_prefix}:*"):
+            client.delete(key)
+    except (redis.RedisError, OSError):
+        pass  # a dead or silent Redis (tests/toolbox/test_cache.py): nothing to empty
+
+
 @pytest.fixture(autouse=True)
 def fresh_caches():
     """Rendered boards, records and ratings are cached; tests reuse ids, so start clean (the
     stored ratings go with each test's database)."""
-    cache.clear()
+    clear_cache()
     rating.forget(stored=False)
     streams.forget()
     board_feeds.forget_tables()
     yield
-    cache.clear()
+    clear_cache()
     rating.forget(stored=False)
     streams.forget()
 
@@ -158,6 +175,18 @@ def login(page, live_server, username, password=PASSWORD):
     # The header has submit buttons too (the language switcher): press the form's own.
     page.click("main form button[type=submit]")
     page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+MAX_WORKERS = 4  # each runs a browser and live servers of its own: more costs more than it gives
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (pyproject.toml): one worker per core, at most MAX_WORKERS;
+    LUZA_TEST_WORKERS overrides it."""
+    wanted = os.environ.get("LUZA_TEST_WORKERS")
+    if wanted:
+        return int(wanted)
+    return max(1, min(len(os.sched_getaffinity(0)), MAX_WORKERS))
 
 
 def pytest_configure(config):

@@ -330,8 +330,9 @@ def _game(pk):
 
 
 def _render_console(request, game, *, error=None, confirm=None):
-    context = console_context(game, confirm=confirm, device=device_of(request))
-    context["csrf_field"] = csrf_input(request)  # one token for all its forms, masked once
+    csrf_field = csrf_input(request)  # one token for all its forms, masked once
+    device = device_of(request)
+    context = console_context(game, confirm=confirm, device=device, csrf_field=csrf_field)
     if not request.htmx:  # the whole page: its outbox's settings, read once
         context["offline"] = offline_config(game)
     if isinstance(error, rules.Message):  # the rules' reason, naming the players

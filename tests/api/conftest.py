@@ -10,11 +10,13 @@ from toolbox.roles import ensure_roles
 from tournaments.demo import load_demo_tournaments
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def demo_club(django_db_setup, django_db_blocker):
     """The demo club's tables, players, tournaments and games (every game in every state),
-    loaded once for a module and emptied after it: the schema fuzz reads it thousands of
-    times and changes nothing."""
+    loaded once for the package's modules and emptied after them (its loading was a minute of
+    the suite, three times over): the schema fuzz reads it thousands of times and changes
+    nothing, nor does any test of the package once it is loaded (they all run on one worker
+    of a parallel run, ``xdist_group("api-demo-club")``)."""
     with django_db_blocker.unblock():
         ensure_roles()
         tables = [

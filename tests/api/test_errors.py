@@ -8,7 +8,9 @@ from django.db import OperationalError
 
 from api import selectors
 
-pytestmark = pytest.mark.django_db
+# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
+# package shares a worker of a parallel run.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("api-demo-club")]
 
 TOO_MANY = "&".join(f"p{n}=1" for n in range(1001))
 

@@ -10,10 +10,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def bench_database_url(tmp_path):
+    """PostgreSQL: ``<name>_bench`` beside the suite's database, one per worker of a parallel
+    run (``<name>_bench_gw1``: two benchmarks at once never share one); SQLite: a file here."""
     url = os.environ.get("DATABASE_URL", "")
     if url.startswith("postgres"):
         base, _slash, name = url.rpartition("/")
-        return f"{base}/{name.split('?')[0] or 'luza'}_bench"
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+        return f"{base}/{name.split('?')[0] or 'luza'}_bench{'_' + worker if worker else ''}"
     return f"sqlite:///{tmp_path / 'bench.sqlite3'}"
 
 

@@ -15,6 +15,7 @@ from games import rules, selectors
 from games.models import Event, Game, Seat
 from players.models import Player
 from tables.models import Table
+from tests.factories import PlayerFactory, TableFactory, ev, record, start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,8 +121,11 @@ def test_the_demo_club_survives_a_backup_and_a_restore_into_an_empty_database(tm
     assert newcomer.pk > max(player["id"] for player in before["players"])
 
 
-def test_restore_refuses_a_database_with_club_data(tmp_path):
-    call_command("load_demo_club", stdout=StringIO())
+def test_restore_refuses_a_database_with_club_data(tmp_path, marker_user):
+    # A small club (a table, two players, a game under way): any club data is refused.
+    game = start(TableFactory(number=1), "cork", [PlayerFactory(), PlayerFactory()], marker_user)
+    record(game, marker_user, ev("stroke"))
+    assert club_rows()
     backup = tmp_path / "club.json.gz"
     call_command("backup_club", str(backup), stdout=StringIO())
     Player.objects.create(full_name="Новенький После Копии")

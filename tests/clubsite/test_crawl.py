@@ -28,7 +28,8 @@ from django.urls import Resolver404, resolve
 from games import rules
 from games.models import Game, GameStatus
 
-pytestmark = pytest.mark.django_db
+# The module-scoped demo_club is loaded once: its tests share a worker of a parallel run.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("clubsite-test_crawl")]
 
 SKIPPED = re.compile(r"/logout/|/delete/|^/static/")
 GAME_IN_PATH = re.compile(r"/games?/(\d+)/")

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.db import transaction
 from django.test import RequestFactory, override_settings
+from django.urls import reverse
 
 from games import rules
 from games.models import Event, Game, GameStatus
@@ -17,8 +18,11 @@ from players.models import Player
 from tables.models import Table
 from tests.conftest import FAST_HASHERS
 from toolbox.roles import can_manage_roster, can_record_games
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Frame, Tournament
 
-pytestmark = pytest.mark.django_db
+# The module-scoped demo is loaded once: its tests share a worker of a parallel run.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("clubsite-test_demo_command")]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -78,6 +82,27 @@ def test_running_twice_changes_nothing(demo):
     assert counts() == before
     assert "password:" not in output
     assert "User 'admin' exists" in output and "User 'marker' exists" in output
+
+
+def test_demo_has_a_finished_double_elimination_of_16_and_a_round_robin_in_progress(demo, client):
+    """The demo club's tournaments (issue 11, item 7); running the command again adds none."""
+    double = Tournament.objects.get(format="double")
+    view = tournament_selectors.tournament_view(double)
+    assert len(view.entrants) == 16 and view.state.finished and double.status == "finished"
+    played = [i.match.pk for i in view.items if i.status == "finished"]
+    assert Frame.objects.filter(match_id__in=played).values("match").distinct().count() == len(
+        played
+    )
+    group = Tournament.objects.get(format="round_robin")
+    view = tournament_selectors.tournament_view(group)
+    finished = [i for i in view.items if i.status == "finished"]
+    assert group.status == "running" and 0 < len(finished) < len(view.items)
+    for tournament in (double, group):
+        for name in ("detail", "board", "matches_csv"):
+            url = reverse(f"tournaments:{name}", args=[tournament.pk])
+            assert client.get(url).status_code == 200
+    load()
+    assert Tournament.objects.count() == 2
 
 
 def test_passwords_are_random(demo):

@@ -4,6 +4,7 @@ import re
 from html import unescape
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -493,6 +494,60 @@ def test_every_post_needs_the_csrf_token(cork_game, marker_user):
     )
     assert response.status_code == 200
     assert Event.objects.count() == 1
+
+
+def test_a_marker_taken_off_the_markers_loses_the_console_at_once(marker_client, cork_game):
+    """The role is read with the user at every request: the next tap after his group is
+    taken away is refused, and nothing is written."""
+    tap(marker_client, cork_game, "stroke")
+    cork_game.refresh_from_db()
+    marker_client.get(reverse("games:console", args=[cork_game.pk]))  # the console is open
+    User.objects.get(username="marker-user").groups.clear()
+    tap(marker_client, cork_game, "stroke", expect=403)
+    assert Event.objects.filter(game=cork_game).count() == 1
+    url = reverse("games:console", args=[cork_game.pk])
+    assert marker_client.get(url, headers=HX).status_code == 403
+
+
+def test_the_buttons_rendered_once_carry_each_taps_seq_and_token(
+    marker_client, cork_game, table, other_table, players, marker_user
+):
+    """The action buttons are rendered once per process for a set of actions
+    (``games.console.actions_html``): every tap's copy carries its own seq and CSRF token,
+    is what the template renders for it, and names its own game's players."""
+    from django.template.loader import render_to_string
+
+    from games.console import ACTIONS, ActionView, actions_html
+    from games.presentation import presentation_of
+
+    shown = []
+    for _ in range(3):
+        html = tap(marker_client, cork_game, "stroke").content.decode()
+        seq = seq_shown(html)
+        assert set(re.findall(r'name="seq" value="([^"]*)"', html)) == {str(seq)}
+        tokens = set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))
+        assert len(tokens) == 1
+        shown.append((seq, tokens.pop()))
+    assert len({seq for seq, _token in shown}) == 3
+    assert len({token for _seq, token in shown}) == 3  # masked anew for every answer
+
+    variant = rules.get_variant("cork")
+    state = selectors.game_state(cork_game)
+    actions = variant.legal_actions(state)
+    names = [p.full_name for p in players]
+    cached = [actions_html(variant, presentation_of("cork"), actions, names, "/r/", "7", "<i>")]
+    cached.append(actions_html(variant, presentation_of("cork"), actions, names, "/r/", "7", "<i>"))
+    views = [
+        ActionView(action, variant, presentation_of("cork"), state, names) for action in actions
+    ]
+    context = {"actions": views, "urls": {"record": "/r/"}, "seq": "7", "csrf_field": "<i>"}
+    assert cached[0] == cached[1] == render_to_string(ACTIONS, context)
+    assert "\ue000" not in cached[0]
+
+    other = start(other_table, "cork", ["Аня", "Борис"], marker_user)
+    html = console_html(marker_client, other)
+    assert f'action="{reverse("games:record", args=[other.pk])}"' in html
+    assert f'action="{reverse("games:record", args=[cork_game.pk])}"' not in html
 
 
 def test_an_admin_may_record(admin_client, cork_game):

@@ -62,8 +62,10 @@ class TasmotaRelay:
         self.client.loop_stop()
 
 
-def wait_until(condition, timeout=5.0, step=0.02):
-    """Polls ``condition`` until it is true (True) or ``timeout`` passes (False)."""
+def wait_until(condition, timeout=15.0, step=0.02):
+    """Polls ``condition`` until it is true (True) or ``timeout`` passes (False). The default
+    is for what must happen eventually (a controller connecting, a state stored) on a busy
+    machine running the suite in parallel; what must happen within a time passes its own."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():

@@ -2,6 +2,7 @@
 
 import socket
 import time
+import uuid
 
 import pytest
 from django.core.cache import cache
@@ -27,7 +28,7 @@ def use_redis_at(settings, url, timeout=0.5):
         "default": {
             "BACKEND": "toolbox.cache.ResilientRedisCache",
             "LOCATION": url,
-            "KEY_PREFIX": "luza-dead",
+            "KEY_PREFIX": f"luza-dead-{uuid.uuid4().hex}",  # this test's keys only
             "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
         }
     }
