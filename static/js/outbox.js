@@ -19,9 +19,9 @@
       recorded twice. Anything else found there (a second device recorded meanwhile) stops
       the sending: both versions are shown and the marker chooses — keep theirs, or add his
       after theirs (checked by the engine first). Nothing is applied blindly.
-   4. The service worker (/marker/sw.js) keeps the console page, the engine and Brython, so
-      a console reloaded without the network opens, and shows the queue. The engine's worker
-      starts once the service worker controls the page: its scripts then come from the
+   4. The service worker (/marker/sw.js) keeps the console page and the engine (Brython in
+      it), so a console reloaded without the network opens, and shows the queue. The engine's
+      worker starts once the service worker controls the page: its script then comes from the
       service worker's cache, downloaded once (on a first visit, at its install). */
 (function () {
   "use strict";
@@ -788,7 +788,7 @@
   if ("serviceWorker" in navigator && cfg.sw_url) {
     var registered = navigator.serviceWorker.register(cfg.sw_url, { scope: "/marker/" });
     // The engine's worker waits for the service worker to control this page (a first visit:
-    // once it has kept the engine and Brython), or to fail; never more than a minute.
+    // once it has kept the engine), or to fail; never more than a minute.
     controlled = navigator.serviceWorker.controller ? Promise.resolve() : new Promise(function (resolve) {
       navigator.serviceWorker.addEventListener("controllerchange", resolve);
       setTimeout(resolve, 60000);

@@ -35,7 +35,6 @@ class Command(BaseCommand):
                 signal.signal(sig, lambda *_args: stop.set())
         checked = 0.0
         while True:
-            close_old_connections()
             if not services.enabled():
                 if once:
                     self.stdout.write("Receipts are off: no cash register is chosen.")
@@ -52,3 +51,4 @@ class Command(BaseCommand):
                     )
             if once or stop.wait(every):
                 return
+            close_old_connections()  # between rounds: a connection gone stale is renewed
