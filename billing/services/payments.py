@@ -113,6 +113,9 @@ def _record(
         at=at or timezone.now(),
         up_front=up_front,
     )
+    # A receipt the register makes is not known yet: its entry says «№—» (the receipt
+    # task, its fiscal numbers once made, is the fiscal app's).
+    receipt = {"receipt": receipt_number} if receipt_number else {}
     audit(
         user=user,
         action=action,
@@ -121,8 +124,8 @@ def _record(
         shift=shift,
         method=method,
         amount=abs(amount),
-        receipt=receipt_number,
         payer=payer.name if payer else "",
+        **receipt,
     )
     if makes_receipts:
         receipts.payment_recorded(payment, buyer=buyer)
