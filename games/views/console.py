@@ -333,8 +333,8 @@ def _render_console(request, game, *, error=None, confirm=None):
     csrf_field = csrf_input(request)  # one token for all its forms, masked once
     device = device_of(request)
     context = console_context(game, confirm=confirm, device=device, csrf_field=csrf_field)
-    if not request.htmx:  # the whole page: its outbox's settings, read once
-        context["offline"] = offline_config(game)
+    if not request.htmx:  # the whole page: its outbox's settings and stored events, read once
+        context["offline"] = offline_config(game) | {"base": offline_state(game, request.user)}
     if isinstance(error, rules.Message):  # the rules' reason, naming the players
         error = render_message(error, context["seat_names"])
     context["error"] = error

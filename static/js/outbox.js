@@ -1,9 +1,9 @@
 /* The console's outbox: a marker never loses a stroke to the Wi-Fi (issue 23).
 
    The console page carries its settings (#offline-config, games.console.offline_config).
-   1. What the server holds is kept here too: the game's stored events ("base", read from
-      /marker/games/<id>/offline/ once the page opens and whenever the console shows a game
-      moved on elsewhere; a tap that lands adds itself). With the strokes not sent yet
+   1. What the server holds is kept here too: the game's stored events ("base", carried by
+      the page itself, read from /marker/games/<id>/offline/ whenever the console shows a
+      game moved on elsewhere; a tap that lands adds itself). With the strokes not sent yet
       ("queue", each with the sequence number it was made at) it is saved in localStorage
       under "luza-outbox-<game>", so it survives a reload and the phone sleeping.
    2. A tap while the network is down (the browser says so, a post failed or timed out, or
@@ -36,6 +36,12 @@
   // --- what is kept -------------------------------------------------------------------------
 
   var store = load() || { base: null, queue: [], conflict: null, token: null };
+  // The stored events come with the page, so a tap in its very first second is kept like any
+  // other: taken unless strokes wait here (they were made on the base kept with them) or the
+  // page is an older copy (the service worker's, offline) than the base kept.
+  var baseFromPage = Boolean(cfg.base && !store.queue.length && !store.conflict &&
+    (!store.base || cfg.base.seq >= store.base.seq));
+  if (baseFromPage) store.base = cfg.base;
   var pending = null;  // an online tap in flight: {url, form, seq}
   var draining = false;
   var networkDown = false;
@@ -818,7 +824,10 @@
       redraw();
       scheduleDrain(0);
     }
-    if (!queued() && !store.conflict) {
+    if (baseFromPage) {
+      save();
+      resolveFormsInBase();
+    } else if (!queued() && !store.conflict) {
       refreshBase().then(function () {
         if (store.base && shown && Number(shown.dataset.seq) !== store.base.seq && !queued()) reloadConsole();
         resolveFormsInBase();
