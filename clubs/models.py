@@ -65,6 +65,21 @@ class Club(models.Model):
                     % {"hosts": ", ".join(taken)}
                 }
             )
+        # With several clubs a club answers only its own host names: none may be without.
+        others = Club.objects.exclude(pk=self.pk) if self.pk else Club.objects.all()
+        if others.exists() and not self.hosts:
+            raise ValidationError(
+                {"hosts": _("With several clubs each club needs its host names.")}
+            )
+        homeless = [club.name for club in others if not club.hosts]
+        if homeless:
+            raise ValidationError(
+                _(
+                    "Give %(clubs)s its host names first (Clubs in the admin): with several "
+                    "clubs a club without host names answers no address."
+                )
+                % {"clubs": ", ".join(f"«{name}»" for name in homeless)}
+            )
 
 
 def normalized_hosts(hosts):

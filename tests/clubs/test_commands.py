@@ -36,7 +36,9 @@ def test_the_migration_makes_the_first_club_from_the_settings(settings):
     assert club_for_host("any.example") == club
 
 
-def test_add_club_adds_a_club_answering_its_hosts():
+def test_add_club_adds_a_club_answering_its_hosts(first_club):
+    first_club.hosts = ["tsentr.example"]
+    first_club.save()
     out = add_club(
         "--name", "Сокол", "--host", "Sokol.Example", "--host", "www.sokol.example",
         "--time-zone", "Asia/Yekaterinburg", "--city", "Екатеринбург", "--address", "ул. Ленина, 1",
@@ -50,15 +52,25 @@ def test_add_club_adds_a_club_answering_its_hosts():
     )
     assert club.slug == "sokol"
     assert "ALLOWED_HOSTS" in out
-    assert "has no host names" in out  # the first club answers no host now: said so
     assert club_for_host("www.sokol.example:8000") == club
     assert club_for_host("anything.example") is None
 
 
-def test_add_club_refuses_a_host_another_club_answers():
+def test_add_club_refuses_while_the_first_club_has_no_hosts(first_club):
+    """Else the first club would answer no address from then on."""
+    with pytest.raises(CommandError, match=first_club.name):
+        add_club("--name", "Сокол", "--host", "sokol.example")
+    assert Club.objects.count() == 1
+
+
+def test_add_club_refuses_a_host_another_club_answers(first_club):
+    first_club.hosts = ["tsentr.example"]
+    first_club.save()
     add_club("--name", "Сокол", "--host", "sokol.example")
     with pytest.raises(CommandError, match="sokol.example"):
         add_club("--name", "Сокол-2", "--host", "SOKOL.example:8000")
+    with pytest.raises(CommandError, match="tsentr.example"):
+        add_club("--name", "Центр-2", "--host", "tsentr.example")
     assert Club.objects.count() == 2
 
 

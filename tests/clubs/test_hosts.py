@@ -118,3 +118,17 @@ def test_a_database_without_clubs_answers_as_the_settings_club(client, settings)
     response = client.get("/")
     assert response.status_code == 200
     assert "Луза на Таганке" in response.text
+
+
+def test_clubs_that_cannot_be_read_are_no_server_error(client, monkeypatch):
+    """A busy database while the clubs are read: the request goes on without a club (its
+    view's own query is then answered 503 by clubsite's middleware, as before)."""
+    from django.db import OperationalError
+
+    def busy(host):
+        raise OperationalError("too many clients")
+
+    monkeypatch.setattr("clubs.middleware.club_for_host", busy)
+    response = client.get("/")
+    assert response.status_code == 200
+    assert response.wsgi_request.club is None

@@ -2,7 +2,6 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from clubs.models import Club
 from clubs.services import add_club, messages_of
 
 
@@ -40,10 +39,3 @@ class Command(BaseCommand):
         hosts = ", ".join(club.hosts)
         self.stdout.write(f"Club {club.name!r} added ({club.slug}), answering {hosts}.")
         self.stdout.write("ALLOWED_HOSTS must allow these host names too (docs/operations.md).")
-        for other in Club.objects.exclude(pk=club.pk):
-            if other.hosts:
-                continue
-            self.stdout.write(
-                f"Note: the club {other.name!r} has no host names, so it now answers none: "
-                f"give it its hosts in the admin (Clubs)."
-            )
