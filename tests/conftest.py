@@ -42,9 +42,7 @@ def clubs_read_again(request):
     them before it starts, as a running server has long done: a test that counts a page's
     queries counts the page's, not the process's first read of the clubs."""
     forget_clubs()
-    if "_django_db_helper" in request.fixturenames or request.node.get_closest_marker(
-        "django_db"
-    ):
+    if "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db"):
         request.getfixturevalue("_django_db_helper")
         club_for_host("testserver")
     yield
