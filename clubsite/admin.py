@@ -13,11 +13,13 @@ from django.contrib import admin
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group, User
 from django.utils.formats import date_format
+from django.utils.functional import lazy
 from django.utils.text import format_lazy
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from clubs.current import current_club
 from toolbox.forms import AsciiAdminMixin
 
 SUPERUSER_ONLY_FIELDS = ("is_superuser", "user_permissions")
@@ -101,9 +103,16 @@ ADMIN_TITLES = [
     gettext_noop("Add %(name)s"),
 ]
 
+
+def club_name():
+    """The request's club (clubs.middleware), else the one the settings name."""
+    club = current_club()
+    return club.name if club is not None else settings.CLUB_NAME
+
+
 # The header and the browser tab name the club, not Django.
-admin.site.site_header = format_lazy("{} · {}", settings.CLUB_NAME, _("Administration"))
-admin.site.site_title = format_lazy("{} · {}", settings.CLUB_NAME, _("Administration"))
+admin.site.site_header = format_lazy("{} · {}", lazy(club_name, str)(), _("Administration"))
+admin.site.site_title = format_lazy("{} · {}", lazy(club_name, str)(), _("Administration"))
 
 
 # --- django-axes, the sign-in lockout: its admin in the user's language ----------------------

@@ -21,8 +21,9 @@ def club(request):
     The checks are callables, so a template that never asks (an HTMX fragment) costs nothing.
     """
     user = request.user
+    club = getattr(request, "club", None)  # decided by clubs.middleware.ClubMiddleware
     return {
-        "club_name": settings.CLUB_NAME,
+        "club_name": club.name if club is not None else settings.CLUB_NAME,
         "can_record_games": partial(can_record_games, user),
         "can_manage_roster": partial(can_manage_roster, user),
         "can_manage_tariffs": partial(can_manage_tariffs, user),

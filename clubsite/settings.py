@@ -3,7 +3,8 @@
 DATABASE_URL   default: SQLite file db.sqlite3 in the project dir; postgres://… uses psycopg 3
 SECRET_KEY     required unless DEBUG is on (then a development key is used)
 DEBUG          "1"/"true" to enable; default on for local development (make run)
-ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,testserver" in DEBUG, else none
+ALLOWED_HOSTS  comma-separated; default "127.0.0.1,localhost,.localhost,testserver" in DEBUG
+               (.localhost: the demo network's sokol.localhost, …), else none
 """
 
 import os
@@ -37,7 +38,7 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [
     host.strip()
     for host in os.environ.get(
-        "ALLOWED_HOSTS", "127.0.0.1,localhost,testserver" if DEBUG else ""
+        "ALLOWED_HOSTS", "127.0.0.1,localhost,.localhost,testserver" if DEBUG else ""
     ).split(",")
     if host.strip()
 ]
@@ -55,6 +56,7 @@ INSTALLED_APPS = [
     "ninja",  # the API's library: its docs page's scripts come from its static files
     "template_partials",
     "clubsite.apps.AxesConfig",  # django-axes, under a translated name (clubsite/apps.py)
+    "clubs",  # the clubs of the site; each request's club is decided by its host name
     "players",
     "tables",
     "tournaments",  # before games too (the roles need its permissions)
@@ -74,6 +76,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "clubs.middleware.ClubMiddleware",  # the request's club, by host name; its time zone active
     "corsheaders.middleware.CorsMiddleware",  # the API's CORS, before CommonMiddleware
     "api.errors.ApiErrorsMiddleware",  # under /api/ every error is the API's JSON
     "clubsite.logs.RequestContextMiddleware",  # log lines name the request's path and user

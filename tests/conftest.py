@@ -10,6 +10,7 @@ from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCacheClient
 
 from boards import feeds as board_feeds
+from clubs.current import club_for_host, forget_clubs
 from live import hub as hubs
 from live import streams
 from records import rating
@@ -32,6 +33,20 @@ def pages_not_shared(settings):
     """Each visit renders its page (a test changes the club between two visits within a
     second); tests/toolbox/test_shared_pages.py turns the sharing on."""
     settings.SHARED_PAGE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def clubs_read_again(request):
+    """Each test reads the clubs from its own database: a club a test added (and its rollback
+    took away) is not kept by the process for the next test. A test of the database reads
+    them before it starts, as a running server has long done: a test that counts a page's
+    queries counts the page's, not the process's first read of the clubs."""
+    forget_clubs()
+    if "_django_db_helper" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        request.getfixturevalue("_django_db_helper")
+        club_for_host("testserver")
+    yield
+    forget_clubs()
 
 
 @pytest.fixture(autouse=True)

@@ -111,6 +111,8 @@ ADMIN_PERMISSIONS = (
     # Login throttling: see who was locked out and unlock (delete the attempts).
     + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
     + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
+    # The clubs of the network: their names, host names, time zones and addresses.
+    + [("clubs", f"{action}_club") for action in ("add", "change", "view", "delete")]
 )
 
 

@@ -30,6 +30,8 @@ ALLOWED |= {"ip", "http", "get", "post", "accept", "user", "agent", "firefox"}
 ALLOWED |= {"accounts", "login", "unknown"}
 # The light relays' firmware and its setting, named as on the relay itself (tables' pages).
 ALLOWED |= {"tasmota", "topic", "table"}
+# The clubs' time zones as the IANA database names them, and the example of a host name.
+ALLOWED |= {"europe", "moscow", "sokol", "example"}
 # Ungrammatical title patterns: a model name dropped into «Выберите … для изменения» etc.
 NOMINATIVE_TITLES = re.compile(r"(Выберите|Добавить|Изменить) (партия|игра|игрок|событие|место)")
 

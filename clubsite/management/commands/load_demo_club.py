@@ -2,10 +2,16 @@
 
 Idempotent: what exists is left exactly as it is; the users' random passwords are printed
 only when the users are created; the demo games are played only into a club without games.
+
+With ``--network``: a network of three clubs in two cities on one site, each answering its
+own host name under ``*.localhost`` (which browsers and curl resolve to 127.0.0.1). The demo
+club is the first; the two others are, for now, their club rows only: their tables and staff
+come with the clubs' walls (issue 32, next step).
 """
 
 import os
 import secrets
+from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
@@ -13,6 +19,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
+from clubs.current import default_club
+from clubs.models import Club
+from clubs.services import free_slug
 from games import rules
 from games.demo import load_demo_games
 from games.models import Game
@@ -66,6 +75,16 @@ PLAYER_ACCOUNTS = [("Иван Петрович Соколов", "Сокол", "s
 DEFAULT_SITE = "http://127.0.0.1:8000"
 
 
+# The demo network (--network): the demo club first, then two clubs of their own rows only.
+# (slug, name, host names, city, address); the first club keeps its name (CLUB_NAME's).
+NETWORK = [
+    (None, None, ["tsentr.localhost", "localhost", "127.0.0.1"], "Москва", "ул. Тверская, 1"),
+    ("sokol", "Сокол", ["sokol.localhost"], "Москва", "Ленинградский пр-т, 75"),
+    ("neva", "Нева", ["neva.localhost"], "Санкт-Петербург", "Невский пр-т, 28"),
+]
+NETWORK_TIME_ZONE = "Europe/Moscow"
+
+
 def demo_site():
     return os.environ.get("DEMO_SITE", DEFAULT_SITE).rstrip("/")
 
@@ -73,8 +92,18 @@ def demo_site():
 class Command(BaseCommand):
     help = "Load a demo club (tables, players, an admin and a marker); safe to run again."
 
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--network",
+            action="store_true",
+            help="three clubs in two cities, at tsentr.localhost, sokol.localhost and "
+            "neva.localhost (the demo club is the first)",
+        )
+
     @transaction.atomic
     def handle(self, *args, **options):
+        if options["network"]:
+            self.network()
         ensure_roles()
         tables = demo_tables()
         new_tables = sum(self.table(*row) for row in tables)
@@ -116,6 +145,33 @@ class Command(BaseCommand):
         # The billing history plays some games of its own (the loser pays for them).
         games = Game.objects.filter(match_frame=None).count() - games_before
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
+
+    def network(self):
+        """The demo club's row gets its host names, and two more clubs are added (once)."""
+        port = urlsplit(demo_site()).port
+        for slug, name, hosts, city, address in NETWORK:
+            if slug is None:  # the demo club: the first club (the migration's)
+                club = Club.objects.order_by("pk").first() or default_club()
+                if not club.slug:
+                    club.slug = free_slug(club.name, hosts)
+            else:
+                club = Club.objects.filter(slug=slug).first() or Club(
+                    name=name, slug=slug, time_zone=NETWORK_TIME_ZONE
+                )
+            club.hosts = club.hosts + [host for host in hosts if host not in club.hosts]
+            if not club.city:
+                club.city, club.address = city, address
+            club.save()
+            where = f"http://{hosts[0]}" + (f":{port}" if port else "") + "/"
+            self.stdout.write(
+                f"Club {club.name!r} ({club.city}): {where}"
+                + (
+                    ""
+                    if slug is None
+                    else " (its club row only for now: its tables, staff and their passwords "
+                    "come with the clubs' walls, issue 32's next step)"
+                )
+            )
 
     def table(self, number, name, kind):
         # Each table's light relay has the Topic "table<N>" (lights/, with MQTT_URL set).

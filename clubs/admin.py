@@ -1,0 +1,47 @@
+from django import forms
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from clubs.models import Club, normalized_hosts
+
+
+class HostsField(forms.CharField):
+    """The host names as one line, separated by commas or spaces."""
+
+    def prepare_value(self, value):
+        if isinstance(value, list):
+            return ", ".join(value)
+        return value
+
+    def to_python(self, value):
+        return normalized_hosts((value or "").replace(",", " ").split())
+
+
+class ClubForm(forms.ModelForm):
+    hosts = HostsField(
+        label=_("host names"),
+        required=False,
+        help_text=_(
+            "The addresses it answers to, separated by commas, e.g. sokol.example. "
+            "Empty: any address, while it is the only club."
+        ),
+    )
+
+    class Meta:
+        model = Club
+        fields = ["name", "slug", "hosts", "time_zone", "city", "address"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    """The clubs of the network: the superusers' and the Admins group's (the permissions
+    ``toolbox.roles`` gives that group)."""
+
+    form = ClubForm
+    list_display = ["name", "city", "host_names", "time_zone"]
+    search_fields = ["name", "city", "address"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    @admin.display(description=_("host names"))
+    def host_names(self, club):
+        return ", ".join(club.hosts) or "—"

@@ -1,0 +1,75 @@
+"""The club of the request (or of a command, a thread): decided once, read everywhere.
+
+``ClubMiddleware`` sets it for each request; a command or a thread working for a club says
+so with ``using_club(club)``. Both activate the club's time zone for as long.
+"""
+
+import threading
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.conf import settings
+from django.utils import timezone
+
+from clubs.models import Club, normalize_host
+
+_current = ContextVar("club", default=None)
+
+# The clubs by host, read once and kept in this process. A club saved or deleted in this
+# process empties it at once (clubs/apps.py); the other processes read it again after this
+# many seconds.
+REFRESH_SECONDS = 60
+_lock = threading.Lock()
+_cached = None  # (read at, the only club or None, {host: club})
+
+
+def current_club():
+    """The club of this request, command or thread; None outside one."""
+    return _current.get()
+
+
+@contextmanager
+def using_club(club):
+    """Work for ``club`` (its time zone active) within the block."""
+    token = _current.set(club)
+    timezone.activate(club.time_zone)
+    try:
+        yield club
+    finally:
+        _current.reset(token)
+        timezone.deactivate()
+
+
+def forget_clubs(**_kwargs):
+    """Read the clubs again at the next request (a club was saved or deleted)."""
+    global _cached
+    with _lock:
+        _cached = None
+
+
+def default_club():
+    """The club the settings describe (``CLUB_NAME``, ``TIME_ZONE``), not saved: the club of
+    a site whose database holds no club yet (a test database just flushed)."""
+    return Club(name=settings.CLUB_NAME, slug="club", time_zone=settings.TIME_ZONE)
+
+
+def _clubs():
+    global _cached
+    cached = _cached
+    if cached is not None and time.monotonic() - cached[0] < REFRESH_SECONDS:
+        return cached
+    clubs = list(Club.objects.all())
+    only = clubs[0] if len(clubs) == 1 else (default_club() if not clubs else None)
+    by_host = {host: club for club in clubs for host in club.hosts}
+    cached = (time.monotonic(), only, by_host)
+    with _lock:
+        _cached = cached
+    return cached
+
+
+def club_for_host(host):
+    """The club that answers ``host`` (a port is ignored, so is the case): the only club for
+    any host, else the club whose hosts include it; None when no club does."""
+    _read_at, only, by_host = _clubs()
+    return only or by_host.get(normalize_host(host))
