@@ -194,6 +194,34 @@ def login(page, live_server, username, password=PASSWORD):
 
 MAX_WORKERS = 4  # each runs a browser and live servers of its own: more costs more than it gives
 
+# Tests that share one worker of a parallel run, by path: a fixture of theirs loads the demo
+# club once (package- or module-scoped) instead of once per worker, or they write the same
+# files. Every other test goes to whichever worker is free. (pytest-xdist's ``xdist_group``
+# marks would say this on the tests, but its loadgroup renames the tests by an attribute
+# pytest 9 no longer reads: they are spread as if unmarked.)
+SHARED_WORKER = (
+    "tests/api/",  # tests/api/conftest.py: demo_club, for the whole package
+    "tests/clubsite/test_crawl.py",  # demo_club, for its three crawls
+    "tests/clubsite/test_demo_command.py",  # demo, for its checks of the demo
+    # The benchmarks' smoke runs: those that serve the site as in production collect its
+    # static files into the one staticfiles/ folder (bench/board_load.py), one at a time.
+    "tests/bench/test_smoke.py",
+)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (pyproject.toml): each test on the next free worker, except that
+    the tests under one path of ``SHARED_WORKER`` go together to one worker, in order."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SharedWorkerScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return next((path for path in SHARED_WORKER if nodeid.startswith(path)), nodeid)
+
+    return SharedWorkerScheduling(config, log)
+
 
 def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject.toml): one worker per core, at most MAX_WORKERS;

@@ -16,7 +16,7 @@ def demo_club(django_db_setup, django_db_blocker):
     loaded once for the package's modules and emptied after them (its loading was a minute of
     the suite, three times over): the schema fuzz reads it thousands of times and changes
     nothing, nor does any test of the package once it is loaded (they all run on one worker
-    of a parallel run, ``xdist_group("api-demo-club")``)."""
+    of a parallel run: ``SHARED_WORKER`` in tests/conftest.py)."""
     with django_db_blocker.unblock():
         ensure_roles()
         tables = [

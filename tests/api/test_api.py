@@ -13,9 +13,7 @@ from django.test import override_settings
 from clubsite.asgi import feed_for_path
 from tests.factories import PlayerFactory, ev, record, start
 
-# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
-# package shares a worker of a parallel run.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("api-demo-club")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

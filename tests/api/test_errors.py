@@ -8,9 +8,7 @@ from django.db import OperationalError
 
 from api import selectors
 
-# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
-# package shares a worker of a parallel run.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("api-demo-club")]
+pytestmark = pytest.mark.django_db
 
 TOO_MANY = "&".join(f"p{n}=1" for n in range(1001))
 

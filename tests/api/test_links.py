@@ -11,9 +11,7 @@ import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 
-# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
-# package shares a worker of a parallel run.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("api-demo-club")]
+pytestmark = pytest.mark.django_db
 
 OPENAPI = "/api/v1/openapi.json"
 

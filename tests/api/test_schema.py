@@ -7,10 +7,6 @@ from django.contrib.staticfiles import finders
 
 from api.urls import api
 
-# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
-# package shares a worker of a parallel run.
-pytestmark = pytest.mark.xdist_group("api-demo-club")
-
 # Every object of the schema and its fields: what the public pages already show.
 ALLOWED = {
     "Error": {"detail"},

@@ -23,10 +23,6 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS
 from schemathesis.config import SchemathesisConfig
 
-# The package-scoped demo_club (tests/api/conftest.py) is loaded once: every module of the
-# package shares a worker of a parallel run.
-pytestmark = pytest.mark.xdist_group("api-demo-club")
-
 EXAMPLES = 50
 SCENARIOS = 100
 STEPS = 8

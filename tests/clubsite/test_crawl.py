@@ -28,8 +28,7 @@ from django.urls import Resolver404, resolve
 from games import rules
 from games.models import Game, GameStatus
 
-# The module-scoped demo_club is loaded once: its tests share a worker of a parallel run.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("clubsite-test_crawl")]
+pytestmark = pytest.mark.django_db
 
 SKIPPED = re.compile(r"/logout/|/delete/|^/static/")
 GAME_IN_PATH = re.compile(r"/games?/(\d+)/")

@@ -21,8 +21,7 @@ from toolbox.roles import can_manage_roster, can_record_games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Frame, Tournament
 
-# The module-scoped demo is loaded once: its tests share a worker of a parallel run.
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("clubsite-test_demo_command")]
+pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
