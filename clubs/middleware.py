@@ -1,11 +1,12 @@
 import logging
 
+from django.core.exceptions import DisallowedHost
 from django.db import DatabaseError
 from django.http import HttpResponseNotFound
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from clubs.current import club_for_host, using_club
+from clubs.current import club_for_host, current_club, using_club
 
 logger = logging.getLogger(__name__)
 
@@ -15,6 +16,9 @@ class ClubMiddleware:
     zone active and ``clubs.current.current_club()`` for the request. A host no club answers
     is a 404 page saying so (``/healthz`` answers any host: a load balancer's probe).
 
+    A request made in-process within ``using_club(club)`` (a command, a test that loads the
+    API's schema before any database is there) is that club's.
+
     A database that cannot be read (busy, down) leaves the request without a club: the view's
     own query then fails as before, answered 503 by ``clubsite.middleware`` — never a 500
     here."""
@@ -23,7 +27,14 @@ class ClubMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        host = request.get_host()
+        if current_club() is not None:  # a page asked for in-process, within ``using_club``
+            request.club = current_club()
+            return self.get_response(request)
+        try:
+            host = request.get_host()
+        except DisallowedHost:  # answered further in, as before (the API's own JSON 400)
+            request.club = None
+            return self.get_response(request)
         try:
             club = club_for_host(host)
         except DatabaseError as error:

@@ -23,6 +23,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import CHECKS
 from schemathesis.config import SchemathesisConfig
 
+from clubs.current import default_club, using_club
+
 EXAMPLES = 50
 SCENARIOS = 100
 STEPS = 8
@@ -30,9 +32,11 @@ STEPS = 8
 # Every built-in check on, whatever schemathesis's defaults become.
 CONFIG = SchemathesisConfig.from_dict({"checks": {"enabled": True}})
 
-schema = schemathesis.openapi.from_wsgi(
-    "/api/v1/openapi.json", get_wsgi_application(), config=CONFIG
-).exclude(path_regex=r"/stream/$")
+# Loaded as the tests are collected, with no database yet: for the club of the settings.
+with using_club(default_club()):
+    schema = schemathesis.openapi.from_wsgi(
+        "/api/v1/openapi.json", get_wsgi_application(), config=CONFIG
+    ).exclude(path_regex=r"/stream/$")
 
 HYPOTHESIS = {
     "deadline": None,
