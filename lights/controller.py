@@ -62,6 +62,9 @@ class Controller:
         self.guard = guard
         self.name = name or f"{socket.gethostname()}:{os.getpid()}"
         self.relays = {}  # topic -> Relay
+        # What relays no table had yet told (topic -> (kind, value)): a retained will comes
+        # once, on subscribing, possibly before the first reconcile reads the tables.
+        self.unplaced = {}
         self.connected = False
         self.commands = 0  # sent so far (tests, the bench)
         self._db = ThreadPoolExecutor(1, thread_name_prefix="lights-db")
@@ -189,7 +192,11 @@ class Controller:
         now = time.monotonic()
         commands = []
         for topic, (table_id, number, on) in wanted.items():
-            relay = self.relays.setdefault(topic, Relay(table_id, number))
+            if topic not in self.relays:
+                self.relays[topic] = Relay(table_id, number)
+                if topic in self.unplaced:  # it spoke before its table was read
+                    self._report(topic, *self.unplaced.pop(topic))
+            relay = self.relays[topic]
             relay.table_id, relay.number = table_id, number
             if relay.wanted != on:
                 relay.wanted, relay.tries = on, 0
@@ -226,8 +233,10 @@ class Controller:
     def _report(self, topic, kind, value):
         """A relay told its state (in the loop): kept, stored, the alarm decided."""
         relay = self.relays.get(topic)
-        if relay is None:
-            return  # no table has this relay (yet): the next reconcile will tell
+        if relay is None:  # no table has this relay (yet): kept for the next reconcile
+            if len(self.unplaced) < 1000 or topic in self.unplaced:
+                self.unplaced[topic] = (kind, value)
+            return
         if kind == "online":
             back = value and relay.online is False
             relay.online = value

@@ -140,6 +140,16 @@ def test_a_relay_gone_offline_is_shown_so(lights_on, controller_on, relays):
 
 
 @needs_postgres
+def test_a_relay_heard_before_its_table_is_read_is_shown_online(lights_on, controller_on, relays):
+    """A relay's retained will («Online») reaches the controller once, as it subscribes,
+    possibly before it has read which table the relay is on: it is kept till then."""
+    relay = relays()
+    controller_on()
+    table = TableFactory(number=14, light_topic=relay.topic)  # after the will was heard
+    assert wait_until(lambda: state(table) and state(table).online is True)
+
+
+@needs_postgres
 def test_a_broker_restarted_mid_evening_is_reconciled(
     lights_on, controller_on, relays, cashier, private_broker
 ):
