@@ -19,11 +19,14 @@ Target on the 2-core machine: 500 TVs at 1 Hz with p95 stroke-to-board under 1.5
 
 import argparse
 import asyncio
+import atexit
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -77,10 +80,17 @@ def ensure_database(url):
             connection.execute(f'CREATE DATABASE "{name}"')
 
 
+# The static files this run collects (production's manifest), in a folder of its own: the
+# project's staticfiles/ is another process's (a test server's, a second bench's) meanwhile.
+BENCH_STATIC_ROOT = tempfile.mkdtemp(prefix="luza-bench-static-")
+atexit.register(shutil.rmtree, BENCH_STATIC_ROOT, ignore_errors=True)
+
+
 def server_environment(args):
     env = dict(os.environ)
     env.update(
         DATABASE_URL=args.database_url,
+        STATIC_ROOT=BENCH_STATIC_ROOT,
         DEBUG="0",
         SECRET_KEY="bench-only-not-secret",
         ALLOWED_HOSTS=HOST,

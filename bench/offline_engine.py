@@ -85,6 +85,7 @@ def server_environment(args):
     env.update(
         DATABASE_URL=args.database_url,
         DEBUG="1" if args.debug else "0",
+        STATIC_ROOT=board_load.BENCH_STATIC_ROOT,  # collected for this run alone
         SECRET_KEY="bench-only-not-secret",
         ALLOWED_HOSTS=HOST,
         SECURE_COOKIES="0",
