@@ -3,6 +3,7 @@ stand-in of ATOL's web server) answering slowly and failing once: the desk never
 it, says why a receipt waits, sends it again, and every payment ends with its receipt."""
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +15,13 @@ from fiscal.models import FiscalSettings, FiscalTask, TaskStatus
 from tests.conftest import login
 from tests.factories import TableFactory, UserFactory
 from toolbox.roles import CASHIERS
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "fiscal"
+
+
+def shoot(page, name):
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-768x1024.png"), full_page=True)
 
 
 @pytest.mark.browser
@@ -45,6 +53,7 @@ def test_the_cashier_s_evening_with_a_slow_register_that_fails_once(
 
     # The register ran out of paper: the desk says so and keeps working.
     expect(panel).to_contain_text("кончилась бумага", timeout=20_000)
+    shoot(page, "desk-paper-out")
     register.paper = True
     panel.get_by_role("button", name="Отправить сейчас").click()
     expect(panel).to_contain_text("Все чеки пробиты", timeout=20_000)
@@ -61,8 +70,10 @@ def test_the_cashier_s_evening_with_a_slow_register_that_fails_once(
 
     page.goto(f"{live_server.url}/billing/desk/")
     expect(panel).to_contain_text("Все чеки пробиты", timeout=20_000)
+    shoot(page, "desk-all-sent")
     page.goto(f"{live_server.url}/billing/bills/{bill.pk}/")
     expect(page.locator(".payments")).to_contain_text("чек возврата ФД №")
+    shoot(page, "bill-receipts")
     kinds = [
         (kind, [i["paymentMethod"] for i in task["items"]])
         for kind, task, _p in register.receipts()
