@@ -36,6 +36,8 @@ import board_load  # noqa: E402 - ensure_database: the same set-up as the other 
 # bench/ off the path again: its billing.py would hide the billing app from Django.
 sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != BASE_DIR / "bench"]
 
+from bench.support.server import start_uvicorn  # noqa: E402
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/luza_outbox_bench"
 HOST = "localhost"  # a secure context for the service worker, as 127.0.0.1 would be
 PASSWORD = "outbox-bench-only"
@@ -101,21 +103,7 @@ def server_environment(args):
 
 
 def start_server(args, port):
-    command = [
-        sys.executable, "-m", "uvicorn", "clubsite.asgi:application",
-        "--host", "127.0.0.1", "--port", str(port), "--lifespan", "off",
-        "--no-access-log", "--log-level", "warning",
-    ]  # fmt: skip
-    process = subprocess.Popen(command, cwd=BASE_DIR, env=server_environment(args))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return process
-        except OSError:
-            time.sleep(0.2)
-    process.terminate()
-    raise SystemExit("uvicorn did not start")
+    return start_uvicorn(server_environment(args), port)
 
 
 def wait(page, expression, seconds):
