@@ -78,9 +78,9 @@ def test_board_shows_the_mark_on_server_errors_too(page, live_server, marker_use
     page.route(
         "**/tables/3/board/?fp=*", lambda route: route.fulfill(status=502, body="Bad gateway")
     )
-    page.locator(".reconnecting").wait_for(state="visible", timeout=4000)
+    page.locator(".reconnecting").wait_for(state="visible", timeout=10_000)
     page.unroute("**/tables/3/board/?fp=*")
-    page.locator(".reconnecting").wait_for(state="hidden", timeout=4000)
+    page.locator(".reconnecting").wait_for(state="hidden", timeout=10_000)
     assert page.locator("#board.is-free").count() == 1  # the error was never swapped in
 
 

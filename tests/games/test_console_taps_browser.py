@@ -32,6 +32,9 @@ def game_on_the_phone(page, live_server, settings):
     return game
 
 
+DOUBLE_TAP_MS = 600  # static/js/console.js: the same button again within this is ignored
+
+
 def recorded(game):
     return Event.objects.filter(game=game).count()
 
@@ -59,6 +62,8 @@ def test_an_accidental_double_tap_records_one_stroke(page, game_on_the_phone, ga
     game = game_on_the_phone
     for round_ in range(1, 3):  # twice: the second double tap lands on a swapped console
         seen = double_tap(page, STROKE, gap_ms)
+        if seen >= DOUBLE_TAP_MS:  # a busy machine clicked later than asked: two taps, not one
+            pytest.skip(f"the second tap came {seen} ms after the first: not a double tap")
         page.wait_for_selector(f'#console[data-seq="{round_}"]')
         page.wait_for_timeout(800)  # anything the second tap sent has been answered by now
         assert recorded(game) == round_, f"a double tap {seen} ms apart recorded twice"
