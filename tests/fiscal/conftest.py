@@ -1,7 +1,10 @@
 import pytest
 
-from billing.demo import load_demo_tariffs
 from fiscal.models import FiscalSettings
+
+# The desk's tariffs, its table and a cashier signed in, as billing's tests have them.
+from tests.billing.conftest import cashier_client, tariffs  # noqa: F401
+from tests.billing.test_bills import table  # noqa: F401
 from tests.factories import UserFactory
 from tests.fiscal.atol import AtolStandIn
 from toolbox.roles import ADMINS, CASHIERS
@@ -27,21 +30,10 @@ def register(db, atol):
 
 
 @pytest.fixture
-def tariffs(db):
-    load_demo_tariffs()
-
-
-@pytest.fixture
-def cashier(db):
+def cashier(db):  # billing's cashier, with a name for the receipts
     return UserFactory(username="cashier-user", groups=[CASHIERS], first_name="Анна")
 
 
 @pytest.fixture
 def senior(db):
     return UserFactory(username="senior-user", groups=[ADMINS, CASHIERS])
-
-
-@pytest.fixture
-def cashier_client(client, cashier):
-    client.force_login(cashier)
-    return client

@@ -2,8 +2,6 @@
 atol.py): every payment and refund a receipt, exactly once, saying the right thing; the
 register's errors leave the receipt waiting with its reason; its shifts are the desk's."""
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
@@ -23,22 +21,11 @@ from fiscal.models import (
     TaskKind,
     TaskStatus,
 )
-from tests.factories import TableFactory, UserFactory
+from tests.billing.test_bills import at  # the desk's Monday, as billing's tests have it
+from tests.factories import UserFactory
 from toolbox.roles import PLAYERS
 
 pytestmark = pytest.mark.django_db
-
-# Monday 30 November 2026 in Moscow (UTC+3): 10:00–18:00 400 ₽/h, 18:00–02:00 700 ₽/h.
-MONDAY = datetime(2026, 11, 30, 0, 0, tzinfo=UTC) - timedelta(hours=3)
-
-
-def at(hour, minute=0):
-    return MONDAY + timedelta(hours=hour, minutes=minute)
-
-
-@pytest.fixture
-def table(db):
-    return TableFactory(number=1, kind="pyramid_12")
 
 
 @pytest.fixture
