@@ -214,26 +214,15 @@ def record(request, pk):
         )
     except rules.RuleViolation as violation:
         return _render_console(request, _game(pk), error=violation.message)
-    tapped = _tapped_at(request)
-    if tapped is False:
-        return bad_request(request)
     return _write(
-        request,
-        pk,
-        services.record_event,
-        event=event,
-        device=device_of(request),
-        tapped_at=tapped,
+        request, pk, services.record_event, event=event, device=device_of(request), tapped=True
     )
 
 
 @console_access
 @require_POST
 def undo(request, pk):
-    tapped = _tapped_at(request)
-    if tapped is False:
-        return bad_request(request)
-    return _write(request, pk, services.undo_last, device=device_of(request), tapped_at=tapped)
+    return _write(request, pk, services.undo_last, device=device_of(request), tapped=True)
 
 
 def _tapped_at(request):
@@ -299,7 +288,7 @@ def _posted_number(text):
     return text if number is None else number
 
 
-def _write(request, pk, service, done=None, **kwargs):
+def _write(request, pk, service, done=None, tapped=False, **kwargs):
     """Calls ``service`` with the posted ``seq`` and always answers: ``done(game)`` when the
     write went through (default: the fresh console), the console with the reason (409) when
     it was refused.
@@ -309,6 +298,10 @@ def _write(request, pk, service, done=None, **kwargs):
     seq = parse_id(request.POST.get("seq", ""))
     if seq is None:  # not what a console sends
         return bad_request(request)
+    if tapped:  # a stroke or an undo: sent later, it says when it was tapped
+        kwargs["tapped_at"] = _tapped_at(request)
+        if kwargs["tapped_at"] is False:
+            return bad_request(request)
     try:
         game = service(game=Game(pk=pk), expected_seq=seq, user=request.user, **kwargs)
     except Game.DoesNotExist:
