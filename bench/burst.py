@@ -73,8 +73,9 @@ def parse_args():
 
 def club():
     """The bench's tables with a game in progress each, and a marker who may record."""
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
 
+    from clubs.staff import grant
     from games import services
     from games.models import Game, GameStatus
     from tables.models import Table
@@ -84,7 +85,7 @@ def club():
     marker, _ = User.objects.get_or_create(username="bench-burst-marker")
     marker.set_password(PASSWORD)
     marker.save()
-    marker.groups.add(Group.objects.get(name=MARKERS))
+    grant(marker, MARKERS)
     games = []
     for number in TABLES:
         table, _ = Table.objects.get_or_create(number=number, defaults={"name": f"burst {number}"})

@@ -69,13 +69,14 @@ def main():
     import django
 
     django.setup()
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.test import Client
     from django.test.utils import setup_test_environment
     from django.urls import reverse
 
     from bench.support import throwaway_database, verdict
+    from clubs.staff import grant
     from players.models import Player
     from toolbox.roles import ADMINS, ensure_roles
 
@@ -83,7 +84,7 @@ def main():
     with throwaway_database():
         ensure_roles()
         admin = User.objects.create_user("bench-admin", password="bench-only")
-        admin.groups.add(Group.objects.get(name=ADMINS))
+        grant(admin, ADMINS)
         players, text = roster_csv(rows)
         Player.objects.bulk_create(players, batch_size=1000)
         client = Client(HTTP_ACCEPT_LANGUAGE="ru")

@@ -110,8 +110,9 @@ def set_up(args):
     import django
 
     django.setup()
-    from django.contrib.auth.models import Group, User
+    from django.contrib.auth.models import User
 
+    from clubs.staff import grant
     from tables.models import Table
     from toolbox.roles import MARKERS, ensure_roles
 
@@ -119,7 +120,7 @@ def set_up(args):
     marker, _created = User.objects.get_or_create(username=USERNAME)
     marker.set_password(PASSWORD)
     marker.save()
-    marker.groups.add(Group.objects.get(name=MARKERS))
+    grant(marker, MARKERS)
     table, _created = Table.objects.get_or_create(number=78)
     return marker, table
 

@@ -53,7 +53,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.contrib.auth.models import Group, User  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
 from django.core.handlers.base import BaseHandler  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -61,6 +61,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
 from bench.support import throwaway_database  # noqa: E402
+from clubs.staff import grant  # noqa: E402
 from games import rules, services  # noqa: E402
 from games.models import Event, Game  # noqa: E402
 from players.models import Player  # noqa: E402
@@ -219,7 +220,7 @@ def main():
     with throwaway_database():
         ensure_roles()
         marker = User.objects.create_user("bench-marker", password="bench-only")
-        marker.groups.add(Group.objects.get(name=MARKERS))
+        grant(marker, MARKERS)
         table = Table.objects.create(number=1)
         seats = [Player.objects.create(full_name=f"Игрок {i}") for i in range(1, PLAYERS + 1)]
         client = Client()

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from billing.labels import clock_time, money, weekdays_label
+from clubs.scoping import ClubOwned, club_manager
 from tables.models import TableKind
 from toolbox.fields import MoneyField, SignedMoneyField, done_by
 from toolbox.immutable import ImmutableRow
@@ -21,8 +22,8 @@ from toolbox.immutable import ImmutableRow
 WEEKDAY_CHOICES = list(WEEKDAYS.items())  # 0 = Monday … 6 = Sunday, translated by Django
 
 
-class BillingSettings(models.Model):
-    """The club's billing rules: one row (pk 1); its defaults apply until it is saved."""
+class BillingSettings(ClubOwned):
+    """The club's billing rules: one row a club; its defaults apply until it is saved."""
 
     step_minutes = models.PositiveSmallIntegerField(
         _("rounding step, minutes"),
@@ -58,24 +59,29 @@ class BillingSettings(models.Model):
     @classmethod
     def load(cls):
         """The club's row, or the defaults (unsaved) until an admin saves them."""
-        return cls.objects.filter(pk=1).first() or cls(pk=1)
+        return cls.objects.first() or cls()
 
 
-class Tariff(models.Model):
+class Tariff(ClubOwned):
     """The price bands of one table kind; together they cover the week exactly once."""
 
     kind = models.CharField(
         _("table kind"),
         max_length=16,
         choices=TableKind.choices,
-        unique=True,
-        error_messages={"unique": _("This table kind has its tariff already.")},
     )
 
     class Meta:
         ordering = ["kind"]
         verbose_name = _("tariff")
         verbose_name_plural = _("tariffs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "kind"],
+                name="one_tariff_per_kind_per_club",
+                violation_error_message=_("This table kind has its tariff already."),
+            )
+        ]
 
     def __str__(self):
         return str(self.get_kind_display())
@@ -93,6 +99,9 @@ class TariffBand(models.Model):
     start = models.TimeField(_("from"))
     end = models.TimeField(_("to"))
     price_per_hour = MoneyField(_("price per hour, ₽"))
+
+    objects = club_manager(via="tariff")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         ordering = ["tariff", "start", "weekdays"]
@@ -139,6 +148,9 @@ class TariffVersion(ImmutableRow, models.Model):
     created_at = models.DateTimeField(_("saved"), default=timezone.now)
     created_by = done_by(_("saved by"))
 
+    objects = club_manager(via="tariff")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["tariff", "valid_from"]
         verbose_name = _("tariff version")
@@ -154,13 +166,11 @@ class TariffVersion(ImmutableRow, models.Model):
         return f"{self.tariff} {self.valid_from or ''}".strip()
 
 
-class SpecialDay(models.Model):
+class SpecialDay(ClubOwned):
     """A date priced with another weekday's bands, e.g. a holiday priced as a Sunday."""
 
     date = models.DateField(
         _("date"),
-        unique=True,
-        error_messages={"unique": _("This date is a special day already.")},
     )
     priced_as = models.PositiveSmallIntegerField(_("priced as"), choices=WEEKDAY_CHOICES, default=6)
     note = models.CharField(_("note"), max_length=100, blank=True)
@@ -169,6 +179,13 @@ class SpecialDay(models.Model):
         ordering = ["date"]
         verbose_name = _("special day")
         verbose_name_plural = _("special days")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "date"],
+                name="one_special_day_per_date_per_club",
+                violation_error_message=_("This date is a special day already."),
+            )
+        ]
 
     def __str__(self):
         return f"{self.date:%Y-%m-%d} → {self.get_priced_as_display()}"
@@ -184,7 +201,7 @@ class SessionStatus(models.TextChoices):
 OPEN_STATUSES = [SessionStatus.RUNNING, SessionStatus.PAUSED]
 
 
-class TableSession(models.Model):
+class TableSession(ClubOwned):
     """A table's clock from start to stop: its played stretches are the time charged."""
 
     table = models.ForeignKey(
@@ -236,6 +253,9 @@ class Stretch(models.Model):
     started_at = models.DateTimeField(_("from"))
     ended_at = models.DateTimeField(_("to"), null=True, blank=True)
 
+    objects = club_manager(via="session")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["session", "started_at", "pk"]
         verbose_name = _("played stretch")
@@ -257,14 +277,12 @@ class Stretch(models.Model):
         return f"{self.table}: {timezone.localtime(self.started_at):%H:%M:%S}–{end}"
 
 
-class BarItem(models.Model):
+class BarItem(ClubOwned):
     """The bar's small price list (no stock keeping)."""
 
     name = models.CharField(
         _("name"),
         max_length=80,
-        unique=True,
-        error_messages={"unique": _("A bar item with this name exists already.")},
     )
     price = MoneyField(_("price, ₽"))
     is_active = models.BooleanField(_("on sale"), default=True)
@@ -281,6 +299,13 @@ class BarItem(models.Model):
         ordering = ["name"]
         verbose_name = _("bar item")
         verbose_name_plural = _("bar items")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "name"],
+                name="unique_bar_item_name_per_club",
+                violation_error_message=_("A bar item with this name exists already."),
+            )
+        ]
 
     def __str__(self):
         return self.name
@@ -293,7 +318,7 @@ class SplitMode(models.TextChoices):
     LOSER = "loser", _("The loser pays")
 
 
-class Bill(models.Model):
+class Bill(ClubOwned):
     """A session's bill: its time line, bar lines, how it is split and what was paid."""
 
     session = models.OneToOneField(
@@ -343,6 +368,9 @@ class Payer(models.Model):
         _("percent"), null=True, blank=True, validators=[MaxValueValidator(100)]
     )
 
+    objects = club_manager(via="bill")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["bill", "pk"]
         verbose_name = _("payer")
@@ -370,6 +398,9 @@ class BillLine(models.Model):
     # Marked goods: the code scanned from the item sold (its receipt passes it on).
     marking_code = models.CharField(_("marking code"), max_length=200, blank=True)
 
+    objects = club_manager(via="bill")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["bill", "kind", "pk"]
         verbose_name = _("bill line")
@@ -394,7 +425,7 @@ class PaymentMethod(models.TextChoices):
     SBP = "sbp", _("SBP (fast payments)")
 
 
-class Shift(models.Model):
+class Shift(ClubOwned):
     """A cashier's shift: the cash in the drawer at the opening and counted at the close."""
 
     opened_at = models.DateTimeField(_("opened"), default=timezone.now)
@@ -419,7 +450,7 @@ class Shift(models.Model):
         verbose_name_plural = _("shifts")
         constraints = [
             models.UniqueConstraint(
-                fields=["is_open"],
+                fields=["club", "is_open"],
                 condition=Q(is_open=True),
                 name="one_open_shift",
                 violation_error_message=_("A shift is already open."),
@@ -430,7 +461,7 @@ class Shift(models.Model):
         return f"#{self.pk} {timezone.localtime(self.opened_at):%Y-%m-%d %H:%M}"
 
 
-class Payment(models.Model):
+class Payment(ClubOwned):
     """A payment taken at the club's cash register: the site records it, the register
     issues the receipt (54-FZ); its number is written here. A refund (money given back, e.g.
     the unplayed part of a prepaid hour) is a payment of a negative amount, with the number
@@ -477,7 +508,7 @@ class ReservationStatus(models.TextChoices):
 HOLDING_STATUSES = [ReservationStatus.BOOKED, ReservationStatus.CLAIMED]
 
 
-class Reservation(models.Model):
+class Reservation(ClubOwned):
     """A table booked for a slot. Two holding bookings of one table never overlap: an
     exclusion constraint on PostgreSQL (migration 0004), a locked check everywhere."""
 
@@ -642,7 +673,7 @@ def _audited(model, verbose_name):
     )
 
 
-class AuditEntry(ImmutableRow, models.Model):
+class AuditEntry(ImmutableRow, ClubOwned):
     """Who changed what, when and why: appended by the services, never changed or deleted."""
 
     changed_message = "The audit log is append-only: an entry is never changed."
@@ -668,7 +699,7 @@ class AuditEntry(ImmutableRow, models.Model):
     details = models.JSONField(_("details"), default=dict, blank=True)
     reason = models.TextField(_("why"), blank=True)
 
-    objects = AuditQuerySet.as_manager()
+    objects = club_manager(AuditQuerySet)
 
     class Meta:
         ordering = ["at", "pk"]

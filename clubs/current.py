@@ -12,7 +12,8 @@ from contextvars import ContextVar
 from django.conf import settings
 from django.utils import timezone
 
-from clubs.models import Club, normalize_host
+# The module, not its names: clubs.models imports the walls (clubs.scoping), which read this.
+from clubs import models as club_models
 
 _current = ContextVar("club", default=None)
 
@@ -51,7 +52,7 @@ def forget_clubs(**_kwargs):
 def default_club():
     """The club the settings describe (``CLUB_NAME``, ``TIME_ZONE``), not saved: the club of
     a site whose database holds no club yet (a test database just flushed)."""
-    return Club(name=settings.CLUB_NAME, slug="club", time_zone=settings.TIME_ZONE)
+    return club_models.Club(name=settings.CLUB_NAME, slug="club", time_zone=settings.TIME_ZONE)
 
 
 def _clubs():
@@ -59,7 +60,7 @@ def _clubs():
     cached = _cached
     if cached is not None and time.monotonic() - cached[0] < REFRESH_SECONDS:
         return cached
-    clubs = list(Club.objects.all())
+    clubs = list(club_models.Club.objects.all())
     only = clubs[0] if len(clubs) == 1 else (default_club() if not clubs else None)
     by_host = {host: club for club in clubs for host in club.hosts}
     cached = (time.monotonic(), only, by_host)
@@ -68,8 +69,20 @@ def _clubs():
     return cached
 
 
+def only_club():
+    """The club of a site of one club (made from the settings when the database holds none
+    yet: a test database just flushed); None on a site of several."""
+    _read_at, only, _by_host = _clubs()
+    if only is not None and only.pk is None:
+        only, _created = club_models.Club.objects.get_or_create(
+            slug=only.slug, defaults={"name": only.name, "time_zone": only.time_zone}
+        )
+        forget_clubs()
+    return only
+
+
 def club_for_host(host):
     """The club that answers ``host`` (a port is ignored, so is the case): the only club for
     any host, else the club whose hosts include it; None when no club does."""
     _read_at, only, by_host = _clubs()
-    return only or by_host.get(normalize_host(host))
+    return only or by_host.get(club_models.normalize_host(host))

@@ -48,7 +48,16 @@ class ClubMiddleware:
             return no_club_here(request)
         request.club = club
         with using_club(club):
-            return self.get_response(request)
+            response = self.get_response(request)
+        if response.streaming and not response.is_async:  # a CSV export read as it is sent
+            response.streaming_content = _within(club, response.streaming_content)
+        return response
+
+
+def _within(club, chunks):
+    """A streamed response's chunks, made within its club (after the view returned)."""
+    with using_club(club):
+        yield from chunks
 
 
 def no_club_here(request):

@@ -1,8 +1,11 @@
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+
+from clubs.scoping import ClubOwned
 
 
 def validate_time_zone(value):
@@ -97,3 +100,34 @@ def hosts_taken(hosts, other_than=None):
     others = Club.objects.exclude(pk=other_than) if other_than else Club.objects.all()
     taken = {host for club_hosts in others.values_list("hosts", flat=True) for host in club_hosts}
     return [host for host in hosts if host in taken]
+
+
+class StaffRole(ClubOwned):
+    """A user's role at a club: its Admins, Markers or Cashiers (``toolbox.roles``). Staff
+    roles are per club: the cashier of one club is nobody at another. The roles that are not
+    a club's (a player's own account, the network's admins) stay Django groups."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="club_roles",
+        verbose_name=_("user"),
+    )
+    group = models.ForeignKey(
+        "auth.Group", on_delete=models.CASCADE, related_name="+", verbose_name=_("role")
+    )
+
+    class Meta:
+        ordering = ["user__username", "group__name"]
+        verbose_name = _("staff role")
+        verbose_name_plural = _("staff roles")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user", "group"],
+                name="one_role_once_per_club",
+                violation_error_message=_("The user has this role at the club already."),
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} · {self.group}"

@@ -20,9 +20,14 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from clubs.current import current_club
+from clubs.models import StaffRole
+from clubs.staff import may_use_admin, staff_elsewhere
 from toolbox.forms import AsciiAdminMixin
+from toolbox.roles import CLUB_ROLES
 
-SUPERUSER_ONLY_FIELDS = ("is_superuser", "user_permissions")
+# A user's own groups are the roles that are not a club's (a player's account, the network's
+# admins): a superuser's to give. His roles at a club are the club's (``StaffRoleInline``).
+SUPERUSER_ONLY_FIELDS = ("is_superuser", "user_permissions", "groups")
 
 admin.site.unregister(User)
 admin.site.unregister(Group)
@@ -67,8 +72,31 @@ class ClubGroupAdmin(TranslatedPermissionsMixin, GroupAdmin):
     pass
 
 
+class StaffRoleInline(admin.TabularInline):
+    """The user's roles at this club (the request's): its Admins, Markers, Cashiers."""
+
+    model = StaffRole
+    extra = 0
+    fields = ["group"]
+    verbose_name = _("role at this club")
+    verbose_name_plural = _("roles at this club")
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "group":
+            kwargs["queryset"] = Group.objects.filter(name__in=CLUB_ROLES)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
 @admin.register(User)
 class ClubUserAdmin(AsciiAdminMixin, TranslatedPermissionsMixin, UserAdmin):
+    inlines = [StaffRoleInline]
+
+    def get_queryset(self, request):
+        """A club's admins see the club's staff and the users of no club (players' accounts,
+        a user just added), not another club's staff."""
+        users = super().get_queryset(request)
+        return users if request.user.is_superuser else users.exclude(pk__in=staff_elsewhere())
+
     def get_readonly_fields(self, request, obj=None):
         fields = super().get_readonly_fields(request, obj)
         if request.user.is_superuser:
@@ -153,6 +181,30 @@ def sign_in_title(log):
         "when": _when(log.attempt_time),
     }
 
+
+# The sign-ins of another club's staff are not this club's to read.
+def _sign_ins_of_this_club(get_queryset):
+    def only_this_clubs(self, request):
+        attempts = get_queryset(self, request)
+        if request.user.is_superuser:
+            return attempts
+        strangers = User.objects.filter(pk__in=staff_elsewhere()).values("username")
+        return attempts.exclude(username__in=strangers)
+
+    return only_this_clubs
+
+
+for _model in (AccessAttempt, AccessFailureLog, AccessLog):
+    _admin_class = type(admin.site._registry[_model])
+    _admin_class.get_queryset = _sign_ins_of_this_club(_admin_class.get_queryset)
+
+# The admin of the request's club: its staff (and the superusers, the network's admins), not
+# every user marked staff (the staff of another club).
+def _may_use_admin_site(request):
+    return may_use_admin(request.user)
+
+
+admin.site.has_permission = _may_use_admin_site
 
 AccessAttempt.__str__ = failed_sign_in_title
 AccessFailureLog.__str__ = failed_sign_in_title

@@ -156,8 +156,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # (even the right password is refused meanwhile); see clubsite/lockout.py.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "toolbox.roles.RoleBackend",  # the model backend, reading the user's roles with him
-    "django.contrib.auth.backends.ModelBackend",  # sessions signed in before RoleBackend
+    "clubs.staff.ClubRoleBackend",  # the model backend, reading the user's roles at the club
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_LOCKOUT_MINUTES", "15")))

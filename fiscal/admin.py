@@ -2,9 +2,11 @@
 cashiers' INN; the register's tasks and state, looked at, never changed."""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from billing.labels import money
+from clubs.staff import staff_elsewhere
 from fiscal.models import CashierTaxId, FiscalSettings, FiscalTask, ItemTax, RegisterState
 from toolbox.forms import AsciiAdminMixin
 from toolbox.immutable import ReadOnlyAdminMixin
@@ -28,7 +30,17 @@ class ItemTaxAdmin(AsciiAdminMixin, admin.ModelAdmin):
 
 @admin.register(CashierTaxId)
 class CashierTaxIdAdmin(AsciiAdminMixin, admin.ModelAdmin):
+    """A cashier's INN is his, not a club's: another club's staff are not listed."""
+
     list_display = ["user", "inn"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).exclude(user__in=staff_elsewhere())
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "user":
+            kwargs["queryset"] = get_user_model().objects.exclude(pk__in=staff_elsewhere())
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(FiscalTask)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from billing.labels import money
+from clubs.scoping import ClubOwned, club_manager
 
 
 class Register(models.TextChoices):
@@ -40,7 +41,7 @@ class Vat(models.TextChoices):
     VAT20 = "vat20", _("VAT 20%")
 
 
-class FiscalSettings(models.Model):
+class FiscalSettings(ClubOwned):
     """The club's register and taxes: one row (pk 1); its defaults apply until saved. (A
     later network of clubs gives it a club.)"""
 
@@ -78,7 +79,7 @@ class FiscalSettings(models.Model):
 
     @classmethod
     def load(cls):
-        return cls.objects.filter(pk=1).first() or cls(pk=1)
+        return cls.objects.first() or cls()
 
     def clean(self):
         if self.register == Register.ATOL and not self.atol_url:
@@ -98,6 +99,9 @@ class ItemTax(models.Model):
         "billing.BarItem", on_delete=models.CASCADE, related_name="tax", verbose_name=_("bar item")
     )
     vat = models.CharField(_("VAT rate"), max_length=8, choices=Vat.choices)
+
+    objects = club_manager(via="bar_item")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         verbose_name = _("bar item's VAT")
@@ -147,7 +151,7 @@ class TaskStatus(models.TextChoices):
     REPLACED = "replaced", _("Replaced by a correction receipt")
 
 
-class FiscalTask(models.Model):
+class FiscalTask(ClubOwned):
     """One document for the register, made exactly once: a receipt of a payment (or of a
     prepaid bill's settlement), or the opening or closing of the register's shift.
 
@@ -241,7 +245,7 @@ class FiscalTask(models.Model):
         return self.total if self.is_receipt else 0
 
 
-class RegisterState(models.Model):
+class RegisterState(ClubOwned):
     """What the register said last (one row): its shift, the documents it has not sent to
     the OFD yet, its fiscal storage. Refreshed by the worker."""
 
@@ -265,4 +269,4 @@ class RegisterState(models.Model):
 
     @classmethod
     def load(cls):
-        return cls.objects.filter(pk=1).first() or cls(pk=1)
+        return cls.objects.first() or cls()

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.scoping import ClubOwned, club_manager
 from games import rules
 from games.i18n import lazy_message, render_message
 from players.models import PlayerOrGuest
@@ -62,7 +63,7 @@ class GameQuerySet(models.QuerySet):
         return self.filter(table=table, status=GameStatus.IN_PROGRESS)
 
 
-class Game(models.Model):
+class Game(ClubOwned):
     table = models.ForeignKey(
         "tables.Table", on_delete=models.PROTECT, related_name="games", verbose_name=_("table")
     )
@@ -98,7 +99,7 @@ class Game(models.Model):
         verbose_name=_("rematch of"),
     )
 
-    objects = GameQuerySet.as_manager()
+    objects = club_manager(GameQuerySet)
 
     class Meta:
         ordering = ["-started_at"]
@@ -152,6 +153,9 @@ class Seat(PlayerOrGuest):
     score = models.IntegerField(_("score"), null=True, blank=True)
     stats = models.JSONField(_("figures"), default=dict, blank=True)
 
+    objects = club_manager(via="game")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["game", "position"]
         verbose_name = _("seat")
@@ -187,6 +191,9 @@ class Event(ImmutableRow, models.Model):
     # When the marker tapped it, where that was earlier than it landed: a stroke kept on
     # the phone while the Wi-Fi was down (static/js/outbox.js) and sent once it was back.
     tapped_at = models.DateTimeField(_("tapped"), null=True, blank=True)
+
+    objects = club_manager(via="game")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.scoping import club_manager
 from tables.models import Table
 from toolbox.immutable import ImmutableRow
 
@@ -22,6 +23,9 @@ class LightState(models.Model):
     answering = models.BooleanField(_("answers commands"), default=True)
     alarm_since = models.DateTimeField(_("lit without a clock since"), null=True, blank=True)
     changed_at = models.DateTimeField(_("changed"), default=timezone.now)
+
+    objects = club_manager(via="table")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         verbose_name = _("table light")
@@ -41,6 +45,9 @@ class LightOverride(models.Model):
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     at = models.DateTimeField(_("when"), default=timezone.now)
+
+    objects = club_manager(via="table")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         verbose_name = _("light without a clock")
@@ -69,6 +76,9 @@ class LightEvent(ImmutableRow, models.Model):
     kind = models.CharField(_("what"), max_length=16, choices=LightEventKind.choices)
     username = models.CharField(_("who"), max_length=150, blank=True)
     reason = models.CharField(_("why"), max_length=200, blank=True)
+
+    objects = club_manager(via="table")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         ordering = ["-at"]

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubs.scoping import club_manager
+
 LINK_HOURS = 24
 
 
@@ -80,6 +82,9 @@ class GameConfirmation(models.Model):
         verbose_name=_("decided by"),
     )
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    objects = club_manager(via="game")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         ordering = ["-pk"]

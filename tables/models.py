@@ -2,6 +2,8 @@ from django.core.validators import MinValueValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from clubs.scoping import ClubOwned
+
 
 class TableKind(models.TextChoices):
     PYRAMID_12 = "pyramid_12", _("Pyramid, 12 ft")
@@ -16,12 +18,10 @@ class TableStatus(models.TextChoices):
     OUT_OF_SERVICE = "out_of_service", _("Out of service")
 
 
-class Table(models.Model):
+class Table(ClubOwned):
     number = models.PositiveSmallIntegerField(
         _("number"),
-        unique=True,
         validators=[MinValueValidator(1)],
-        error_messages={"unique": _("A table with this number already exists.")},
     )
     name = models.CharField(_("name"), max_length=80, blank=True)
     kind = models.CharField(
@@ -50,11 +50,16 @@ class Table(models.Model):
         verbose_name_plural = _("tables")
         constraints = [
             models.UniqueConstraint(
+                fields=["club", "number"],
+                name="unique_table_number_per_club",
+                violation_error_message=_("A table with this number already exists."),
+            ),
+            models.UniqueConstraint(
                 fields=["light_topic"],
                 condition=~models.Q(light_topic=""),
                 name="unique_light_topic",
                 violation_error_message=_("Another table's light has this relay topic."),
-            )
+            ),
         ]
 
     def __str__(self):

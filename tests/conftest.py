@@ -203,6 +203,7 @@ SHARED_WORKER = (
     "tests/api/",  # tests/api/conftest.py: demo_club, for the whole package
     "tests/clubsite/test_crawl.py",  # demo_club, for its three crawls
     "tests/clubsite/test_demo_command.py",  # demo, for its checks of the demo
+    "tests/clubs/test_walls.py",  # two clubs, each with the demo, for its crawls
     # The benchmarks' smoke runs: those that serve the site as in production collect its
     # static files into the one staticfiles/ folder (bench/board_load.py), one at a time.
     "tests/bench/test_smoke.py",

@@ -8,20 +8,21 @@ are in ``tests/helpers.py``.
 from datetime import datetime, timedelta
 
 import factory
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import timezone
 
+from clubs.staff import grant
 from games import rules, services
 from games.models import Event, Game, GameStatus, Seat
 from players.models import Player, SkillClass
 from tables.models import Table, TableKind
-from toolbox.roles import ensure_roles
 
 PASSWORD = "pass-1234"
 
 
 class UserFactory(factory.django.DjangoModelFactory):
-    """``UserFactory(groups=["Admins"])`` puts the user in those role groups."""
+    """``UserFactory(groups=["Admins"])`` gives the user those roles (at the club in scope;
+    a player's account is a Django group)."""
 
     class Meta:
         model = User
@@ -34,8 +35,7 @@ class UserFactory(factory.django.DjangoModelFactory):
     @factory.post_generation
     def groups(self, create, names, **kwargs):
         if create and names:
-            ensure_roles()
-            self.groups.add(*Group.objects.filter(name__in=names))
+            grant(self, *names)
 
 
 class PlayerFactory(factory.django.DjangoModelFactory):

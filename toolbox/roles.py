@@ -20,7 +20,6 @@ from django.contrib.auth.management import create_permissions
 from django.contrib.auth.models import Group, Permission
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,14 +27,21 @@ ADMINS = "Admins"
 MARKERS = "Markers"
 CASHIERS = "Cashiers"
 PLAYERS = "Players"
+NETWORK_ADMINS = "Network admins"
 
 # The groups keep these names in the database (the code finds them by name); people see them
 # translated (clubsite.apps makes a Group show its role's label).
+# The roles a user holds at a club (``clubs.models.StaffRole``), not as a Django group of his
+# own: the cashier of one club is nobody at another. Players and the network's admins are
+# groups of their own accounts.
+CLUB_ROLES = (ADMINS, MARKERS, CASHIERS)
+
 ROLE_LABELS = {
     ADMINS: _("Administrators"),
     MARKERS: _("Markers"),
     CASHIERS: _("Cashiers"),
     PLAYERS: _("Players"),
+    NETWORK_ADMINS: _("Network administrators"),
 }
 
 
@@ -111,9 +117,14 @@ ADMIN_PERMISSIONS = (
     # Login throttling: see who was locked out and unlock (delete the attempts).
     + [("axes", "view_accessattempt"), ("axes", "delete_accessattempt")]
     + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
-    # The clubs of the network: their names, host names, time zones and addresses.
-    + [("clubs", f"{action}_club") for action in ("add", "change", "view", "delete")]
+    # The club's staff: who is its Admin, Marker or Cashier (issue 32: roles are per club).
+    + [("clubs", f"{action}_staffrole") for action in ("add", "change", "view", "delete")]
 )
+# The network's admins manage the clubs (their names, host names, time zones and addresses);
+# they see no club's money unless also that club's staff.
+NETWORK_ADMIN_PERMISSIONS = [
+    ("clubs", f"{action}_club") for action in ("add", "change", "view", "delete")
+]
 
 
 def ensure_roles():
@@ -127,6 +138,7 @@ def ensure_roles():
         (CASHIERS, CASHIER_PERMISSIONS),
         (ADMINS, ADMIN_PERMISSIONS),
         (PLAYERS, PLAYER_PERMISSIONS),
+        (NETWORK_ADMINS, NETWORK_ADMIN_PERMISSIONS),
     ]:
         group, _created = Group.objects.get_or_create(name=name)
         for app_label, codename in perms:
@@ -135,6 +147,12 @@ def ensure_roles():
             ).first()
             if permission is not None:
                 group.permissions.add(permission)
+        if name in CLUB_ROLES:  # a club's staff manage no club (the Admins did before)
+            group.permissions.remove(
+                *Permission.objects.filter(
+                    content_type__app_label="clubs", content_type__model="club"
+                )
+            )
 
 
 def has_role_permission(user, perm):
@@ -151,28 +169,26 @@ def has_role_permission(user, perm):
     if known is None:
         known = user._role_permissions = {}
     if perm not in known:
-        known[perm] = _holders_of(perm, user).exists()
+        known[perm] = user.has_perm(perm)  # the backends say (``clubs.staff``: per club)
     return known[perm]
 
 
-def _holders_of(perm, user):
-    """The permission ``perm`` as a queryset, held by ``user`` directly or through a group:
-    empty when not held."""
-    app_label, codename = perm.split(".", 1)
-    return Permission.objects.filter(content_type__app_label=app_label, codename=codename).filter(
-        Q(user=user) | Q(group__user=user)
-    )
+def user_groups_sql(user_pk_column):
+    """SQL selecting the ids of the groups a user (``user_pk_column``) is in, and its
+    parameters: his Django groups. ``clubs.staff`` adds his roles at the request's club."""
+    user_groups = get_user_model().groups.through._meta.db_table
+    return f"SELECT ug.group_id FROM {user_groups} ug WHERE ug.user_id = {user_pk_column}", []
 
 
-def _user_with_roles_sql():
-    """SQL reading one user (``%s``: the pk) with a row per role permission held, directly or
-    through a group (``role``: "app_label.codename"; one row with None when none is held).
-    Written out: the ORM's EXISTS per role cost PostgreSQL ~10 ms to plan per request."""
+def _user_with_roles_sql(groups_sql):
+    """SQL reading one user (the last ``%s``: the pk) with a row per role permission held,
+    directly or through a group (``role``: "app_label.codename"; one row with None when none
+    is held); ``groups_sql`` selects his groups' ids. Written out: the ORM's EXISTS per role
+    cost PostgreSQL ~10 ms to plan per request."""
     user_model = get_user_model()
     user = user_model._meta.db_table
     pk = user_model._meta.pk.column
     user_perms = user_model.user_permissions.through._meta.db_table
-    user_groups = user_model.groups.through._meta.db_table
     group_perms = Group.permissions.through._meta.db_table
     permission = Permission._meta.db_table
     content_type = Permission._meta.get_field("content_type").related_model._meta.db_table
@@ -184,8 +200,7 @@ def _user_with_roles_sql():
             SELECT up.permission_id FROM {user_perms} up WHERE up.user_id = {user}.{pk}
             UNION
             SELECT gp.permission_id FROM {group_perms} gp
-            JOIN {user_groups} ug ON ug.group_id = gp.group_id
-            WHERE ug.user_id = {user}.{pk}
+            WHERE gp.group_id IN ({groups_sql})
         )
         LEFT JOIN {content_type} ct ON ct.id = p.content_type_id
         WHERE {user}.{pk} = %s
@@ -212,13 +227,23 @@ class RoleBackend(ModelBackend):
         except ValidationError:
             return None
         codenames = [perm.split(".", 1)[1] for perm in ROLE_PERMISSIONS]
-        rows = list(model._default_manager.raw(_user_with_roles_sql(), [*codenames, pk]))
+        user_pk_column = f"{model._meta.db_table}.{model._meta.pk.column}"
+        groups_sql, groups_params = self.groups_sql(user_pk_column)
+        rows = list(
+            model._default_manager.raw(
+                _user_with_roles_sql(groups_sql), [*codenames, *groups_params, pk]
+            )
+        )
         if not rows or not self.user_can_authenticate(rows[0]):
             return None
         user = rows[0]
         held = {row.role for row in rows}
         user._role_permissions = {perm: perm in held for perm in ROLE_PERMISSIONS}
         return user
+
+    def groups_sql(self, user_pk_column):
+        """The user's groups as SQL (``user_groups_sql``); a subclass adds his club roles."""
+        return user_groups_sql(user_pk_column)
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         user = super().authenticate(request, username=username, password=password, **kwargs)

@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs.scoping import ClubOwned, club_manager
 from games.models import GameStatus, variant_choices
 from players.models import PlayerOrGuest
 
@@ -92,7 +93,7 @@ def race_field(label, default):
     )
 
 
-class Tournament(models.Model):
+class Tournament(ClubOwned):
     name = models.CharField(_("name"), max_length=150)
     date = models.DateField(_("date"))
     variant = models.CharField(_("game"), max_length=16, choices=variant_choices)
@@ -199,6 +200,9 @@ class Entrant(PlayerOrGuest):
     # Did not check in and the tournament gives a walkover: drawn, losing his first match.
     absent = models.BooleanField(_("absent at the start"), default=False)
 
+    objects = club_manager(via="tournament")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
+
     class Meta:
         ordering = ["tournament", "seed", "pk"]
         verbose_name = _("entrant")
@@ -222,7 +226,7 @@ class Entrant(PlayerOrGuest):
         ]
 
 
-class Match(models.Model):
+class Match(ClubOwned):
     """A race to ``race_to`` frames between two players; its frames are Games."""
 
     table = models.ForeignKey(
@@ -343,6 +347,9 @@ class Frame(models.Model):
     number = models.PositiveSmallIntegerField()
     # Which side broke (sat in seat 1).
     breaker = models.CharField(max_length=1, choices=Side.choices)
+
+    objects = club_manager(via="match")
+    everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)
 
     class Meta:
         ordering = ["match", "number"]

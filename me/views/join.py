@@ -14,7 +14,7 @@ from me import services
 from toolbox.responses import redirect
 
 JOIN = "me/join.html"
-BACKEND = "django.contrib.auth.backends.ModelBackend"
+BACKEND = "clubs.staff.ClubRoleBackend"  # the site's one backend (settings)
 
 
 def _refused(request, refusal):

@@ -7,11 +7,12 @@ from html.parser import HTMLParser
 import pytest
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
 from django.contrib import admin
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 
 from billing.models import AuditAction, AuditEntry
+from clubs.staff import grant
 from games import rules, services
 from tests.factories import PlayerFactory, TableFactory
 from toolbox.roles import MARKERS, ensure_roles
@@ -79,7 +80,7 @@ def world(db):
     )
     services.record_event(game=game, expected_seq=0, event=rules.Event("stroke"), user=marker)
     ensure_roles()  # the groups, listed on the user pages under their roles' labels
-    marker.groups.add(Group.objects.get(name=MARKERS))
+    grant(marker, MARKERS)
     seen = {"username": "сокол", "ip_address": "10.0.0.7", "user_agent": "Firefox"}
     seen["path_info"] = "/accounts/login/"
     AccessAttempt.objects.create(**seen, failures_since_start=5)  # the sign-in lockout's rows

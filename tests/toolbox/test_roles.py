@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from django.test import RequestFactory
 from django.urls import reverse
 
+from clubs.staff import revoke
 from tests.factories import UserFactory
 from toolbox.roles import (
     ADMINS,
@@ -91,7 +92,8 @@ def test_the_one_query_check_agrees_with_djangos_has_perm(django_assert_num_quer
     expected = [True, True, True, False, True, False, False, False]
     assert [has_role_permission(u, "games.record_game") for u in users] == expected
     marker = UserFactory(groups=[MARKERS])
-    with django_assert_num_queries(1):  # one query, then remembered on the user
+    # Django's two (his permissions, his groups' at the club), then remembered on the user.
+    with django_assert_num_queries(2):
         assert has_role_permission(marker, "games.record_game")
         assert has_role_permission(marker, "games.record_game")
 
@@ -160,7 +162,8 @@ def test_the_500_page_renders_without_a_request_context():
 def test_the_role_backend_reads_the_user_with_his_roles_in_one_query(django_assert_num_queries):
     from django.contrib.auth.models import Permission
 
-    from toolbox.roles import ROLE_PERMISSIONS, RoleBackend
+    from clubs.staff import ClubRoleBackend
+    from toolbox.roles import ROLE_PERMISSIONS
 
     direct = UserFactory()
     direct.user_permissions.add(Permission.objects.get(codename="record_game"))
@@ -171,7 +174,7 @@ def test_the_role_backend_reads_the_user_with_his_roles_in_one_query(django_asse
         UserFactory(groups=[MARKERS, ADMINS]),
         UserFactory(),
     ]
-    backend = RoleBackend()
+    backend = ClubRoleBackend()
     for user in users:
         with django_assert_num_queries(1):
             read = backend.get_user(str(user.pk))  # the session keeps the pk as text
@@ -189,20 +192,28 @@ def test_a_role_taken_away_counts_at_the_next_request(client):
     marker = UserFactory(groups=[MARKERS])
     client.force_login(marker)
     assert client.get(reverse("games:start")).status_code == 200
-    marker.groups.clear()
+    revoke(marker, MARKERS)
     assert client.get(reverse("games:start")).status_code == 403
 
 
-def test_a_session_signed_in_through_djangos_model_backend_still_works(client):
+def test_a_club_role_held_as_a_django_group_gives_nothing(client):
+    """Club roles are per club (issue 32): the Markers group of a user's own groups is no
+    club's marker (the migration moved the old ones to the first club)."""
+    marker = UserFactory()
+    marker.groups.add(Group.objects.get(name=MARKERS))
+    client.force_login(marker)
+    assert client.get(reverse("games:start")).status_code == 403
+
+
+def test_a_session_signed_in_through_an_older_backend_signs_in_again(client):
     marker = UserFactory(groups=[MARKERS])
     client.force_login(marker, backend="django.contrib.auth.backends.ModelBackend")
-    assert client.get(reverse("games:start")).status_code == 200
-    marker.groups.clear()
-    assert client.get(reverse("games:start")).status_code == 403
+    response = client.get(reverse("games:start"))
+    assert response.status_code == 302 and "/accounts/login/" in response.url
 
 
 def test_a_wrong_password_is_checked_once(monkeypatch):
-    """The model backend listed after RoleBackend (older sessions) does not hash it again."""
+    """A wrong password is hashed by the club role backend only, once."""
     from django.contrib.auth import authenticate
     from django.contrib.auth.backends import ModelBackend
 
@@ -219,5 +230,5 @@ def test_a_wrong_password_is_checked_once(monkeypatch):
     monkeypatch.setattr(ModelBackend, "authenticate", counted)
     request = RequestFactory().post("/accounts/login/")
     assert authenticate(request, username=user.username, password="wrong") is None
-    assert checks == ["RoleBackend"]
+    assert checks == ["ClubRoleBackend"]
     assert authenticate(request, username=user.username, password="right-one") == user

@@ -5,23 +5,25 @@ only when the users are created; the demo games are played only into a club with
 
 With ``--network``: a network of three clubs in two cities on one site, each answering its
 own host name under ``*.localhost`` (which browsers and curl resolve to 127.0.0.1). The demo
-club is the first; the two others are, for now, their club rows only: their tables and staff
-come with the clubs' walls (issue 32, next step).
+club is the first; each of the two others gets the same demo of its own (tables, tariffs,
+games, bills, tournaments) and its own staff (``sokol-admin``, ``sokol-marker``…, passwords
+printed); the players are the network's, one person in every club's games.
 """
 
 import os
 import secrets
+from contextlib import nullcontext
 from urllib.parse import urlsplit
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from billing.demo import load_demo_clocks, load_demo_history, load_demo_tariffs
-from clubs.current import default_club
+from clubs.current import default_club, using_club
 from clubs.models import Club
 from clubs.services import free_slug
+from clubs.staff import grant
 from games import rules
 from games.demo import load_demo_games
 from games.models import Game
@@ -102,41 +104,50 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options):
-        if options["network"]:
-            self.network()
+        clubs = self.network() if options["network"] else [None]
         ensure_roles()
+        for club in clubs:
+            with using_club(club) if club is not None else nullcontext():
+                if club is not None:
+                    self.stdout.write(self.style.MIGRATE_HEADING(f"{club.name}:"))
+                self.club(first=club is None or club == clubs[0], slug=club and club.slug)
+
+    def club(self, first, slug):
+        """The demo of the club in scope: the first club's staff are ``admin``, ``marker`` and
+        ``cashier``, another club's ``<slug>-admin``…; its relays' topics are its own."""
+        prefix = "" if first else f"{slug}-"
         tables = demo_tables()
-        new_tables = sum(self.table(*row) for row in tables)
+        new_tables = sum(self.table(*row, topic_prefix=prefix) for row in tables)
         new_players = sum(self.player(*row) for row in PLAYERS)
         self.stdout.write(f"Tables: {new_tables} created, {len(tables) - new_tables} existed.")
         self.stdout.write(f"Players: {new_players} created, {len(PLAYERS) - new_players} existed.")
         for username, group, is_staff in USERS:
-            self.user(username, group, is_staff)
-        for full_name, nickname, username in PLAYER_ACCOUNTS:
+            self.user(prefix + username, group, is_staff)
+        for full_name, nickname, username in PLAYER_ACCOUNTS if first else []:
             self.player_account(
                 Player.objects.get(full_name=full_name, nickname=nickname), username
             )
         # The tournaments first: the demo games leave every table with a game in progress.
         tournaments = load_demo_tournaments(
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
-            marker=get_user_model().objects.get(username="marker"),
+            marker=get_user_model().objects.get(username=prefix + "marker"),
         )
         self.stdout.write(f"Tournaments: {tournaments} created.")
         games_before = Game.objects.filter(match_frame=None).count()
         games = load_demo_games(
             tables=[Table.objects.get(number=row[0]) for row in tables],
             players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
-            marker=get_user_model().objects.get(username="marker"),
+            marker=get_user_model().objects.get(username=prefix + "marker"),
         )
         tariffs = load_demo_tariffs()
         self.stdout.write(f"Tariffs: {tariffs} created.")
         tables = [Table.objects.get(number=row[0]) for row in tables]
-        admin = get_user_model().objects.get(username="admin")
+        admin = get_user_model().objects.get(username=prefix + "admin")
         sessions = load_demo_history(
             tables=tables,
             players=list(Player.objects.filter(is_active=True)[:12]),
             user=admin,
-            marker=get_user_model().objects.get(username="marker"),
+            marker=get_user_model().objects.get(username=prefix + "marker"),
         )
         self.stdout.write(f"Billing history: {sessions} past sessions created.")
         # The running clocks come with the history only: a rerun starts nothing new.
@@ -147,8 +158,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Games: {games} created." if games else "Games: the club has games.")
 
     def network(self):
-        """The demo club's row gets its host names, and two more clubs are added (once)."""
+        """The demo club's row gets its host names, and two more clubs are added (once): the
+        clubs, the demo club first."""
         port = urlsplit(demo_site()).port
+        clubs = []
         for slug, name, hosts, city, address in NETWORK:
             if slug is None:  # the demo club: the first club (the migration's)
                 club = Club.objects.order_by("pk").first() or default_club()
@@ -163,19 +176,14 @@ class Command(BaseCommand):
                 club.city, club.address = city, address
             club.save()
             where = f"http://{hosts[0]}" + (f":{port}" if port else "") + "/"
-            self.stdout.write(
-                f"Club {club.name!r} ({club.city}): {where}"
-                + (
-                    ""
-                    if slug is None
-                    else " (its club row only for now: its tables, staff and their passwords "
-                    "come with the clubs' walls, issue 32's next step)"
-                )
-            )
+            self.stdout.write(f"Club {club.name!r} ({club.city}): {where}")
+            clubs.append(club)
+        return clubs
 
-    def table(self, number, name, kind):
-        # Each table's light relay has the Topic "table<N>" (lights/, with MQTT_URL set).
-        defaults = {"name": name, "kind": kind, "light_topic": f"table{number}"}
+    def table(self, number, name, kind, topic_prefix=""):
+        # Each table's light relay has the Topic "table<N>" (lights/, with MQTT_URL set); in
+        # another club of the network "<slug>-table<N>" (the broker is the site's).
+        defaults = {"name": name, "kind": kind, "light_topic": f"{topic_prefix}table{number}"}
         _table, created = Table.objects.get_or_create(number=number, defaults=defaults)
         return created
 
@@ -193,7 +201,7 @@ class Command(BaseCommand):
             self.stdout.write(f"Player account {username!r} exists; the desk issues new links.")
             return
         user = User.objects.create_user(username)
-        user.groups.add(Group.objects.get(name=PLAYERS_GROUP))
+        grant(user, PLAYERS_GROUP)
         player.user = user
         player.save(update_fields=["user"])
         token = me_services.issue_link(player=player, user=None)
@@ -211,7 +219,7 @@ class Command(BaseCommand):
             return
         password = secrets.token_urlsafe(12)
         user = User.objects.create_user(username, password=password, is_staff=is_staff)
-        user.groups.add(Group.objects.get(name=group))
+        grant(user, group)
         self.stdout.write(
             self.style.SUCCESS(f"Created user {username!r} ({group}) with password: {password}")
         )

@@ -1,0 +1,20 @@
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [("tables", "0005_club_of_old_rows")]
+
+    operations = [
+        migrations.AlterField(
+            model_name="table",
+            name="club",
+            field=models.ForeignKey(
+                editable=False,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="+",
+                to="clubs.club",
+                verbose_name="club",
+            ),
+        ),
+    ]

@@ -1,0 +1,155 @@
+"""The walls between clubs (issue 32 item 2), crawled as people would try them.
+
+Two clubs on one site, each with the whole demo of its own (tables, games, bills, shifts,
+bookings, tournaments, the lights' log) and staff of its own: «Луза» at ``testserver`` (the
+test client's host) and «Сокол» at ``sokol.example``. Every page Сокол's admin reaches
+(crawled from its home page, the Django admin's included) is then asked for by each role of
+Луза — admin, marker, cashier:
+
+- at Сокол's address, where Луза's staff are nobody: each is answered as to an anonymous
+  visitor (a page refused to a stranger is refused to them; its public pages are public);
+- at Луза's own address, with Сокол's object ids in the path: nothing of Сокол's is there
+  (its object pages are not found, and no page shows its tables, tournaments or staff).
+
+Сокол's rows are made recognisable («Сокольский» in its tables' and tournaments' names, its
+staff's user names start with ``sokol-``), and the crawl checks it did reach them.
+"""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client, override_settings
+
+from clubs.current import forget_clubs, using_club
+from clubs.models import Club
+from clubsite.management.commands.load_demo_club import Command as DemoCommand
+from tables.models import Table
+from tests.clubsite.test_crawl import MAX_REQUESTS, Crawl, games_by_pk
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+HOME, OTHER = "testserver", "sokol.example"
+OTHERS_MARKS = ("Сокольский", "sokol-")  # what only Сокол's rows show
+REFUSED = (302, 403, 404)  # to the sign-in page, forbidden, not found
+
+
+@pytest.fixture(scope="module")
+def two_clubs(django_db_setup, django_db_blocker):
+    """Луза (the demo club, at testserver) and Сокол (the same demo, its own rows)."""
+    with django_db_blocker.unblock():
+        call_command("load_demo_club", stdout=StringIO())
+        home = Club.objects.order_by("pk").first()
+        home.hosts = [HOME]
+        home.save()
+        other = Club.objects.create(
+            name="Сокол", slug="sokol", hosts=[OTHER], time_zone="Asia/Yekaterinburg"
+        )
+        forget_clubs()
+        with using_club(other):
+            DemoCommand(stdout=StringIO()).club(first=False, slug="sokol")
+            for table in Table.objects.all():
+                table.name = f"Сокольский {table.number}"
+                table.save(update_fields=["name"])
+            for tournament in Tournament.objects.all():
+                tournament.name = f"Сокольский {tournament.name}"
+                tournament.save(update_fields=["name"])
+        yield home, other
+        call_command("flush", interactive=False, verbosity=0)
+        forget_clubs()
+
+
+class Collecting(Crawl):
+    """A crawl that keeps every page it answered 200, with whether it was an HTMX request."""
+
+    def __init__(self, client, games):
+        super().__init__(client, games)
+        self.pages = []
+
+    def fetch(self, url, htmx):
+        links = super().fetch(url, htmx)
+        self.pages.append((url, htmx))
+        return links
+
+
+def client_at(host, username=None):
+    client = Client(HTTP_HOST=host)
+    if username:
+        client.force_login(User.objects.get(username=username))
+    return client
+
+
+def get(client, url, htmx):
+    response = client.get(url, headers={"HX-Request": "true"} if htmx else {})
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return response.status_code, body.decode(errors="replace")
+
+
+@pytest.fixture(scope="module")
+def others_pages(two_clubs, django_db_blocker):
+    """Every page Сокол's admin reaches on Сокол's site."""
+    _home, other = two_clubs
+    with django_db_blocker.unblock(), override_settings(ALLOWED_HOSTS=[HOME, OTHER]):
+        with using_club(other):
+            crawl = Collecting(client_at(OTHER, "sokol-admin"), games_by_pk())
+        crawl.run()
+    assert not crawl.failures, "\n".join(crawl.failures)
+    assert crawl.requests < MAX_REQUESTS
+    return crawl.pages
+
+
+def test_the_crawl_reaches_the_other_clubs_pages_and_rows(others_pages, settings):
+    settings.ALLOWED_HOSTS = [HOME, OTHER]
+    paths = [url for url, _htmx in others_pages]
+    assert len(paths) > 150
+    for part in ("/admin/billing/", "/games/", "/marker/", "/tournaments/", "/admin/"):
+        assert any(part in path for path in paths), part
+    client = client_at(OTHER, "sokol-admin")
+    assert OTHERS_MARKS[0] in get(client, "/", False)[1]
+
+
+@pytest.mark.parametrize("username", ["admin", "marker", "cashier"])
+def test_at_the_other_clubs_address_the_staff_are_nobody(others_pages, username, settings):
+    settings.ALLOWED_HOSTS = [HOME, OTHER]
+    stranger, staff = client_at(OTHER), client_at(OTHER, username)
+    problems = []
+    for url, htmx in others_pages:
+        as_stranger, _page = get(stranger, url, htmx)
+        as_staff, _page = get(staff, url, htmx)
+        if as_stranger in REFUSED and as_staff not in REFUSED:
+            problems.append(f"{url}: {as_staff} (a stranger: {as_stranger})")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("username", ["admin", "marker", "cashier"])
+def test_at_home_nothing_of_the_other_club_is_found(others_pages, username, settings):
+    settings.ALLOWED_HOSTS = [HOME, OTHER]
+    staff = client_at(HOME, username)
+    problems = []
+    for url, htmx in others_pages:
+        status, page = get(staff, url, htmx)
+        if status >= 500:
+            problems.append(f"{url}: {status}")
+        elif status == 200 and any(mark in page for mark in OTHERS_MARKS):
+            problems.append(f"{url}: shows {[m for m in OTHERS_MARKS if m in page]}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("username", [None, "admin"])
+def test_every_page_of_the_home_club_answers_as_before(two_clubs, username, settings):
+    """A network changes nothing for the club that was there: its crawl, at its host."""
+    settings.ALLOWED_HOSTS = [HOME, OTHER]
+    home, _other = two_clubs
+    client = client_at(HOME, username)
+    with using_club(home):
+        crawl = Crawl(client, games_by_pk())
+    crawl.run()
+    assert crawl.requests < MAX_REQUESTS, "the crawl did not end: too many pages"
+    assert crawl.requests > 100
+    assert not crawl.failures, "\n".join(crawl.failures)
+    assert client.get("/").wsgi_request.club == home
+    other = client.get("/", headers={"host": OTHER})
+    assert other.status_code == 200 and other.wsgi_request.club.slug == "sokol"
+    assert client.get("/", headers={"host": "nowhere.example"}).status_code == 400
