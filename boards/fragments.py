@@ -2,12 +2,12 @@
 pushed stream brings (``boards.polls``, ``boards.feeds``); the pages around them are
 ``boards.views``."""
 
-from django.conf import settings as django_settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
 from boards.content import game_board, wall_grid
 from boards.polls import FREE, game_fingerprint, games_on_show, wall_fingerprint
+from clubs.current import working_club
 from games.models import Game, GameStatus
 from tables.models import Table
 
@@ -30,7 +30,7 @@ def table_context(number):
         "number": number,
         "fp": fp,
         "board": game_board(game) if game else None,
-        "club_name": django_settings.CLUB_NAME,
+        "club_name": working_club().name,
     }
 
 
@@ -65,7 +65,7 @@ def wall_context():
         "columns": columns,
         "rows": rows,
         "fp": wall_fingerprint(),
-        "club_name": django_settings.CLUB_NAME,
+        "club_name": working_club().name,
     }
 
 

@@ -9,7 +9,6 @@ What a board shows of a table: its game in progress; else its game finished in t
 table with that result beneath in small type); else "the table is free".
 """
 
-from django.conf import settings as django_settings
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import get_language
 from django.views.decorators.cache import never_cache
@@ -23,6 +22,7 @@ from boards.polls import (
     poll_fingerprint,
     wall_fingerprint,
 )
+from clubs.current import working_club
 from live.streams import stream_response
 from tables.models import Table
 from toolbox.qr import qr_svg
@@ -68,7 +68,7 @@ def wall(request):
     # The page around the wall's fragment as its stream sends it: rendered once per change
     # and language for every screen (a hall's TVs opening at once cost one render).
     fp, fragment = wall_feed().snapshot()
-    context = {"fp": fp, "wall_html": fragment, "club_name": django_settings.CLUB_NAME}
+    context = {"fp": fp, "wall_html": fragment, "club_name": working_club().name}
     return render(request, "boards/wall.html", context | page_options(request))
 
 

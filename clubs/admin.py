@@ -1,8 +1,10 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.auth.models import Group
 from django.utils.translation import gettext_lazy as _
 
-from clubs.models import Club, normalized_hosts
+from clubs.models import Club, StaffRole, normalized_hosts
+from toolbox.roles import CLUB_ROLES
 
 
 class HostsField(forms.CharField):
@@ -45,3 +47,17 @@ class ClubAdmin(admin.ModelAdmin):
     @admin.display(description=_("host names"))
     def host_names(self, club):
         return ", ".join(club.hosts) or "—"
+
+
+@admin.register(StaffRole)
+class StaffRoleAdmin(admin.ModelAdmin):
+    """The club's staff and their roles (the request's club: ``clubs.scoping``)."""
+
+    list_display = ["user", "group"]
+    list_filter = ["group"]
+    search_fields = ["user__username"]
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "group":
+            kwargs["queryset"] = Group.objects.filter(name__in=CLUB_ROLES)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 # The module, not its names: clubs.models imports the walls (clubs.scoping), which read this.
 from clubs import models as club_models
+from live import topics
 
 _current = ContextVar("club", default=None)
 
@@ -35,11 +36,29 @@ def using_club(club):
     """Work for ``club`` (its time zone active) within the block."""
     token = _current.set(club)
     timezone.activate(club.time_zone)
+    # On a site of several clubs, the live topics are the club's own (a single club's are
+    # named as they always were).
+    several = (_cached or _clubs())[1] is None  # as last read: no query (nor await) here
     try:
-        yield club
+        with topics.namespace(f"club{club.pk}" if several else ""):
+            yield club
     finally:
         _current.reset(token)
         timezone.deactivate()
+
+
+def working_club():
+    """The club worked for: the current one; on a site of one club, that club; else the
+    club the settings describe (a site of several clubs, outside any: a plain page)."""
+    return current_club() or only_club() or default_club()
+
+
+def each_club():
+    """Each club of the site in turn, the loop's body working for it (``using_club``): the
+    processes that serve the whole site (the register's worker)."""
+    for club in club_models.Club.objects.order_by("pk"):
+        with using_club(club):
+            yield club
 
 
 def forget_clubs(**_kwargs):

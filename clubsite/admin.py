@@ -198,6 +198,7 @@ for _model in (AccessAttempt, AccessFailureLog, AccessLog):
     _admin_class = type(admin.site._registry[_model])
     _admin_class.get_queryset = _sign_ins_of_this_club(_admin_class.get_queryset)
 
+
 # The admin of the request's club: its staff (and the superusers, the network's admins), not
 # every user marked staff (the staff of another club).
 def _may_use_admin_site(request):

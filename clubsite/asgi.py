@@ -13,6 +13,7 @@ django_application = get_asgi_application()
 from api import feeds as api_feeds  # noqa: E402 - after Django is set up
 from boards import feeds as board_feeds  # noqa: E402
 from broadcast import feeds as broadcast_feeds  # noqa: E402
+from clubs.asgi import ClubScope  # noqa: E402
 from live.asgi import StreamRouter  # noqa: E402
 from toolbox.shared_pages import SharedPages  # noqa: E402
 from tournaments import feeds as tournament_feeds  # noqa: E402
@@ -29,10 +30,13 @@ def feed_for_path(path):
     )
 
 
-application = StreamRouter(
-    SharedPages(django_application),
-    feed_for_path,
-    prefixes=("/tables/", "/board/", "/tournaments/", "/embed/", "/api/"),
+# The club first (by the request's host): the streams and the shared pages are its own.
+application = ClubScope(
+    StreamRouter(
+        SharedPages(django_application),
+        feed_for_path,
+        prefixes=("/tables/", "/board/", "/tournaments/", "/embed/", "/api/"),
+    )
 )
 
 # A server holding thousands of open streams: what start-up made lives as long as the process,

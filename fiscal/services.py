@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from billing import services as billing_services
 from billing.models import AuditAction, Payment, Shift
 from billing.selectors import bill_summary
+from clubs.current import each_club
 from fiscal import receipts
 from fiscal.drivers import (
     DONE,
@@ -462,8 +463,10 @@ def _send_in_background():
             _again.clear()
             close_old_connections()
             try:
-                drain(limit=50)
-                _refresh_if_stale()
+                for _club in each_club():  # the process's one sender, for every club
+                    if enabled():
+                        drain(limit=50)
+                        _refresh_if_stale()
             except OperationalError:  # the database busy (SQLite's lock): soon again; a
                 # task stopped between posting and saving is asked about first
                 busy += 1

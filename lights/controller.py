@@ -19,6 +19,7 @@ The database is used from one thread of its own; nothing here ever blocks a requ
 """
 
 import asyncio
+import contextvars
 import logging
 import os
 import socket
@@ -82,7 +83,9 @@ class Controller:
             finally:
                 close_old_connections()
 
-        return await asyncio.get_running_loop().run_in_executor(self._db, call)
+        # Within the controller's context: its club (``manage.py lights --club``).
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self._db, context.run, call)
 
     def close(self):
         self._db.submit(connections.close_all).result(timeout=10)

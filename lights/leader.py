@@ -18,8 +18,10 @@ LOCK_KEY = 0x4C757A61  # "Luza"
 
 
 class Leadership:
-    def __init__(self):
+    def __init__(self, club_pk=0):
+        """One leader per club (``club_pk``: each club's controller holds its own lock)."""
         self._held = None
+        self.key = LOCK_KEY + club_pk
 
     def acquire(self):
         """True when this process now holds the lock (it keeps it until ``release``)."""
@@ -30,12 +32,12 @@ class Leadership:
             params.pop("cursor_factory", None)
             params.pop("context", None)
             conn = psycopg.connect(**params, autocommit=True)
-            if conn.execute("SELECT pg_try_advisory_lock(%s)", [LOCK_KEY]).fetchone()[0]:
+            if conn.execute("SELECT pg_try_advisory_lock(%s)", [self.key]).fetchone()[0]:
                 self._held = conn
                 return True
             conn.close()
             return False
-        handle = open(_lock_path(), "w")  # noqa: SIM115
+        handle = open(_lock_path(self.key), "w")  # noqa: SIM115
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -50,11 +52,15 @@ class Leadership:
             self._held = None
 
 
-def _lock_path():
+def _lock_path(key=LOCK_KEY):
     """Beside the SQLite file; for an in-memory database (tests), in the temporary folder."""
     name = str(connection.settings_dict["NAME"])
     if name.startswith("file:") or name == ":memory:":
         digest = hashlib.sha1(name.encode()).hexdigest()[:12]
-        return Path(tempfile.gettempdir()) / f"luza-{digest}.lights.lock"
+        return Path(tempfile.gettempdir()) / f"luza-{digest}.lights{_suffix(key)}.lock"
     path = Path(name)
-    return path.with_name(f".{path.name}.lights.lock")
+    return path.with_name(f".{path.name}.lights{_suffix(key)}.lock")
+
+
+def _suffix(key):
+    return "" if key == LOCK_KEY else f"-{key - LOCK_KEY}"

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from billing.models import SessionStatus, Stretch
+from clubs.scoping import club_in_scope
 from lights.models import LightController, LightEvent, LightOverride, LightState
 from lights.wanted import wanted_on
 from tables.models import Table
@@ -118,7 +119,7 @@ def lights_by_table():
 
 def controlled():
     """Whether a controller holds the broker now (its heartbeat is fresh)."""
-    row = LightController.objects.filter(pk=1).first()
+    row = LightController.objects.filter(pk=club_in_scope().pk).first()  # the club's
     fresh = timezone.now() - timedelta(seconds=STALE_SECONDS)
     return bool(row and row.connected and row.seen_at and row.seen_at >= fresh)
 

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from clubs.scoping import club_in_scope
 from lights.models import LightController, LightEvent, LightEventKind, LightOverride, LightState
 from live import publish_on_commit, topics
 
@@ -87,6 +88,7 @@ def light_without_clock(*, table, minutes, reason, user):
 
 def beat(*, connected, name):
     """The controller's heartbeat: it holds the broker (or not) now."""
-    LightController.objects.update_or_create(
-        pk=1, defaults={"connected": connected, "seen_at": timezone.now(), "name": name}
+    LightController.objects.update_or_create(  # one row per club: its pk is the club's
+        pk=club_in_scope().pk,
+        defaults={"connected": connected, "seen_at": timezone.now(), "name": name},
     )

@@ -16,6 +16,7 @@ import time
 from django.db import transaction
 
 from live import hub
+from live.topics import named
 
 logger = logging.getLogger(__name__)
 
@@ -26,7 +27,7 @@ _down_until = 0.0
 def publish_on_commit(*topics):
     """Publishes ``topics`` (in one message) once the current transaction commits; at once
     outside a transaction. Nothing is published for a transaction that rolls back."""
-    topics = list(topics)
+    topics = [named(topic) for topic in topics]  # the club's own (live.topics)
     transaction.on_commit(lambda: publish_now(topics), robust=True)
 
 
@@ -37,7 +38,7 @@ def publish_clause(*topics):
     None with any other broker (then ``publish_on_commit``)."""
     if time.monotonic() < _down_until:
         return None
-    return hub.get_hub().broker.clause(list(topics))
+    return hub.get_hub().broker.clause([named(topic) for topic in topics])
 
 
 def publish_now(topics):

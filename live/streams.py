@@ -30,6 +30,7 @@ stream that shows it.
 """
 
 import asyncio
+import contextvars
 import logging
 import threading
 import time
@@ -43,6 +44,7 @@ from django.db import close_old_connections, connections
 from django.http import StreamingHttpResponse
 from django.utils import translation
 
+from live import topics
 from live.hub import AsyncSubscription, ThreadSubscription, get_hub
 
 logger = logging.getLogger(__name__)
@@ -65,6 +67,11 @@ class Feed:
     event: str
     snapshot: Callable[[], tuple]
     headers: tuple = ()
+
+    def __post_init__(self):
+        # The club's own (``live.topics``): its memo, its audience and its topic.
+        object.__setattr__(self, "key", topics.named(self.key))
+        object.__setattr__(self, "topic", topics.named(self.topic))
 
 
 @dataclass(frozen=True)
@@ -136,8 +143,12 @@ def _tidily(function, *args):
 
 
 def read(function, *args):
-    """Awaits ``function(*args)`` run in a reader thread (it may use the ORM)."""
-    return asyncio.get_running_loop().run_in_executor(_readers, _tidily, function, *args)
+    """Awaits ``function(*args)`` run in a reader thread (it may use the ORM), within the
+    caller's context (its club, its time zone)."""
+    context = contextvars.copy_context()
+    return asyncio.get_running_loop().run_in_executor(
+        _readers, context.run, _tidily, function, *args
+    )
 
 
 def _compute(feed, language, generation):

@@ -322,7 +322,8 @@ def game_with_seats(pk):
     return (
         Game.objects.select_related("table", "marker")
         .prefetch_related(
-            "marker__groups", Prefetch("seats", queryset=Seat.objects.select_related("player"))
+            "marker__club_roles__group",  # his roles at the club (clubs.models.StaffRole)
+            Prefetch("seats", queryset=Seat.objects.select_related("player")),
         )
         .get(pk=pk)
     )
@@ -335,7 +336,7 @@ def recorded_by(game):
         return str(_("recorded by the players themselves, without a marker"))
     if game.marker is None:
         return ""
-    roles = {group.name for group in game.marker.groups.all()}
+    roles = {role.group.name for role in game.marker.club_roles.all()}
     if MARKERS not in roles and (ADMINS in roles or game.marker.is_superuser):
         return str(_("recorded by an administrator"))
     return str(_("recorded by a marker"))

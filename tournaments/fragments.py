@@ -1,10 +1,10 @@
 """The tournament pages' swappable regions: the public context (rules, entrants, bracket) and
 the TV board's fragment, which its poll and its pushed stream bring (``tournaments.feeds``)."""
 
-from django.conf import settings as django_settings
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from clubs.current import working_club
 from tournaments import board_pages, brackets, selectors
 from tournaments.models import Tournament, TournamentStatus
 
@@ -51,7 +51,7 @@ def sections(view):
 def board_context(tournament, fp):
     context = public_context(tournament)
     context["fp"] = fp
-    context["club_name"] = django_settings.CLUB_NAME
+    context["club_name"] = working_club().name
     view = context.get("view")
     if view is not None:
         # A page's tallest columns set a match box's height, its most rounds (and the

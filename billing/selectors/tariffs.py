@@ -5,18 +5,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time
 from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from billing import pricing
 from billing.labels import weekdays_label
 from billing.models import BillingSettings, SpecialDay, Tariff, TariffVersion
+from clubs.current import working_club
 from tables.models import TableKind
 
 
 def club_tz():
-    return ZoneInfo(settings.TIME_ZONE)
+    """The time zone the club prices in: the club's (``clubs``)."""
+    return ZoneInfo(working_club().time_zone)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,6 @@ stream's heartbeat is late, with the time of the last update in the club's time 
 import time
 
 from django import template
-from django.conf import settings
 from django.utils import timezone
 
 from live import streams
@@ -19,7 +18,7 @@ def screen_status(place="board"):
     return {
         "place": place,
         "heartbeat": streams.HEARTBEAT_SECONDS,
-        "time_zone": settings.TIME_ZONE,
+        "time_zone": timezone.get_current_timezone_name(),  # the club's (clubs.current)
         "server_now": int(time.time() * 1000),
         "shown_at": timezone.localtime(),
     }

@@ -1,18 +1,22 @@
-"""The clubs in the Django admin: the Admins group's, host names as one line."""
+"""The clubs in the Django admin: the network admins', host names as one line; a club's own
+admin manages its staff, not the clubs (issue 32)."""
 
 import pytest
+from django.test import Client
 
 from clubs.models import Club
 from tests.factories import UserFactory
-from toolbox.roles import ADMINS
+from toolbox.roles import ADMINS, NETWORK_ADMINS
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def admin_client(client):
-    """An admin of the club (the Admins group, may open the Django admin)."""
-    client.force_login(UserFactory(username="club-admin", is_staff=True, groups=[ADMINS]))
+    """An admin of the network (the Network admins group, may open the Django admin)."""
+    client.force_login(
+        UserFactory(username="network-admin", is_staff=True, groups=[NETWORK_ADMINS])
+    )
     return client
 
 
@@ -63,3 +67,15 @@ def test_the_admin_refuses_a_taken_host_and_an_unknown_zone(admin_client, first_
 def test_a_marker_may_not_see_the_clubs(client):
     client.force_login(UserFactory(username="staff-marker", is_staff=True, groups=["Markers"]))
     assert client.get("/admin/clubs/club/").status_code == 403
+
+
+def test_a_clubs_admin_may_not_manage_the_clubs_nor_see_their_money(admin_client):
+    """The club's Admins manage its staff, not the network's clubs; the network's admin
+    manages the clubs and sees no club's money unless also its staff."""
+    client = Client()
+    client.force_login(UserFactory(username="club-admin", is_staff=True, groups=[ADMINS]))
+    assert client.get("/admin/clubs/club/").status_code == 403
+    assert client.get("/admin/clubs/staffrole/").status_code == 200
+    assert admin_client.get("/admin/clubs/club/").status_code == 200
+    for money in ("/admin/billing/bill/", "/admin/billing/payment/", "/billing/desk/"):
+        assert admin_client.get(money).status_code in (302, 403), money

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from clubs.current import club_for_host
+from clubs.current import club_for_host, current_club
 from clubs.models import Club
 
 pytestmark = pytest.mark.django_db
@@ -88,8 +88,14 @@ def test_add_club_needs_a_name_and_a_host():
 def test_the_demo_network_is_three_clubs_in_two_cities(monkeypatch):
     from clubsite.management.commands import load_demo_club
 
-    # The demo club's own data is tests/clubsite/test_demo_command.py's: here only the clubs.
-    monkeypatch.setattr(load_demo_club.Command, "handle", network_only)
+    # The demo club's own data is tests/clubsite/test_demo_command.py's (and each club's,
+    # tests/clubs/test_walls.py's): here the clubs, and that each gets its demo.
+    demos = []
+    monkeypatch.setattr(
+        load_demo_club.Command,
+        "club",
+        lambda self, first, slug: demos.append((current_club().slug, first, slug)),
+    )
     out = StringIO()
     call_command("load_demo_club", "--network", stdout=out)
     call_command("load_demo_club", "--network", stdout=StringIO())  # again: nothing new
@@ -99,8 +105,6 @@ def test_the_demo_network_is_three_clubs_in_two_cities(monkeypatch):
         clubs
     )
     assert club_for_host("127.0.0.1:8000") == clubs[0]  # make run's address: the demo club
-    assert "sokol.localhost" in out.getvalue() and "walls" in out.getvalue()
-
-
-def network_only(self, *args, **options):
-    self.network()
+    assert "sokol.localhost" in out.getvalue()
+    first = clubs[0].slug
+    assert demos == 2 * [(first, True, first), ("sokol", False, "sokol"), ("neva", False, "neva")]

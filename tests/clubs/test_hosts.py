@@ -75,20 +75,29 @@ def test_a_host_not_allowed_is_still_a_400(two_clubs, settings):
     assert response.status_code == 400
 
 
-def test_a_page_shows_its_times_in_its_clubs_zone(two_clubs, admin_user, settings):
-    """18:00 UTC is 21:00 in Moscow and 23:00 in Yekaterinburg."""
+def test_a_page_shows_its_times_in_its_clubs_zone(admin_user, two_clubs, settings):
+    """18:00 UTC is 21:00 in Moscow and 23:00 in Yekaterinburg; each club's game is its own
+    (another club's address does not find it)."""
     settings.ALLOWED_HOSTS = ["*"]
     first, second = two_clubs
     first.time_zone = "Europe/Moscow"
     first.save()
-    game = start(TableFactory(number=5), "cork", ["Аня", "Борис"], admin_user, target=3)
-    record(game, admin_user, ev("score"))
-    Event.objects.filter(game=game).update(recorded_at=datetime(2025, 3, 10, 18, 0, tzinfo=UTC))
+    games = {}
+    for club in (first, second):
+        with using_club(club):
+            game = start(TableFactory(number=5), "cork", ["Аня", "Борис"], admin_user, target=3)
+            record(game, admin_user, ev("score"))
+            Event.objects.filter(game=game).update(
+                recorded_at=datetime(2025, 3, 10, 18, 0, tzinfo=UTC)
+            )
+            games[club.slug] = game.pk
     client = Client()
-    moscow = client.get(f"/games/{game.pk}/", headers={"host": "testserver"})
-    yekaterinburg = client.get(f"/games/{game.pk}/", headers={"host": "sokol.example"})
+    moscow = client.get(f"/games/{games[first.slug]}/", headers={"host": "testserver"})
+    yekaterinburg = client.get(f"/games/{games['sokol']}/", headers={"host": "sokol.example"})
     assert "21:00:00" in moscow.text and "23:00:00" not in moscow.text
     assert "23:00:00" in yekaterinburg.text and "21:00:00" not in yekaterinburg.text
+    walled = client.get(f"/games/{games['sokol']}/", headers={"host": "testserver"})
+    assert walled.status_code == 404
 
 
 def test_a_saved_club_is_read_again(client, first_club, settings):

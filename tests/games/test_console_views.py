@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
+from clubs.staff import revoke
 from games import rules, selectors, services
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus
@@ -28,6 +29,7 @@ from tests.helpers import (
     state_of,
     tap,
 )
+from toolbox.roles import MARKERS
 
 # --- the start form ------------------------------------------------------------------------
 
@@ -502,7 +504,7 @@ def test_a_marker_taken_off_the_markers_loses_the_console_at_once(marker_client,
     tap(marker_client, cork_game, "stroke")
     cork_game.refresh_from_db()
     marker_client.get(reverse("games:console", args=[cork_game.pk]))  # the console is open
-    User.objects.get(username="marker-user").groups.clear()
+    revoke(User.objects.get(username="marker-user"), MARKERS)
     tap(marker_client, cork_game, "stroke", expect=403)
     assert Event.objects.filter(game=cork_game).count() == 1
     url = reverse("games:console", args=[cork_game.pk])

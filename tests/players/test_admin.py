@@ -103,15 +103,18 @@ def test_a_club_admin_cannot_make_himself_a_superuser(staff_admin_client):
     url = reverse("admin:auth_user_change", args=[boss.pk])
     html = staff_admin_client.get(url).content.decode()
     assert 'name="is_superuser"' not in html and 'name="user_permissions"' not in html
-    assert 'name="groups"' in html  # giving the Markers group is what he is there for
+    assert 'name="groups"' not in html  # his own groups (Network admins…): a superuser's
+    assert 'name="club_roles-0-group"' in html  # the club's roles are what he is there for
     data = {
         "username": "boss",
         "is_active": "on",
         "is_staff": "on",
         "is_superuser": "on",
-        "groups": [g.pk for g in boss.groups.all()],
+        "groups": [],
         "date_joined_0": "2026-01-01",
         "date_joined_1": "10:00:00",
+        "club_roles-TOTAL_FORMS": "0",
+        "club_roles-INITIAL_FORMS": "0",
     }
     response = staff_admin_client.post(url, data)
     assert response.status_code == 302, response.content.decode()[:2000]

@@ -15,15 +15,28 @@ clocks go on being written); SQLite's read transaction holds writers off meanwhi
 
 The file is written beside its final name and renamed when complete: a backup that fails
 half-way never leaves a truncated file that looks like a good one.
+
+A site of several clubs is backed up whole (every club's rows); ``--club <host>`` backs up
+one club: its own rows (``clubs.scoping``), its club row, its staff and the network's people
+(players, their accounts), but no other club's rows nor its staff. Restored into an empty
+database it is a site of that one club.
 """
 
+import gzip
 import os
 from datetime import datetime
 from pathlib import Path
 
+from django.apps import apps
+from django.contrib.auth import get_user_model
+from django.core import serializers
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+
+from clubs.current import club_for_host, using_club
+from clubs.models import Club
+from clubs.staff import staff_elsewhere
 
 EXCLUDED = [
     "contenttypes",
@@ -43,8 +56,12 @@ class Command(BaseCommand):
             help="where to write it, ending in .json.gz "
             "(default: luza-backup-YYYY-MM-DD-HHMMSS.json.gz here)",
         )
+        parser.add_argument(
+            "--club", help="one club only: its host name or short name (its people with it)"
+        )
 
-    def handle(self, *args, path=None, **options):
+    def handle(self, *args, path=None, club=None, **options):
+        club = self.club(club) if club else None
         if path is None:
             path = f"luza-backup-{datetime.now():%Y-%m-%d-%H%M%S}.json.gz"
         target = Path(path)
@@ -56,20 +73,61 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 one_snapshot()
-                call_command(
-                    "dumpdata",
-                    exclude=EXCLUDED,
-                    format="club-json",  # Django's JSON, times to the microsecond
-                    natural_foreign=True,
-                    natural_primary=True,
-                    output=str(partial),
-                    verbosity=0,
-                )
+                if club is not None:
+                    write_club(club, partial)
+                else:
+                    call_command(
+                        "dumpdata",
+                        exclude=EXCLUDED,
+                        format="club-json",  # Django's JSON, times to the microsecond
+                        natural_foreign=True,
+                        natural_primary=True,
+                        use_base_manager=True,  # every club's rows (clubs.scoping)
+                        output=str(partial),
+                        verbosity=0,
+                    )
             os.replace(partial, target)
         finally:
             partial.unlink(missing_ok=True)
         size = target.stat().st_size
-        self.stdout.write(f"Backed up the club to {target} ({size:,} bytes).")
+        what = f"the club {club.name!r}" if club else "the club"
+        self.stdout.write(f"Backed up {what} to {target} ({size:,} bytes).")
+
+    def club(self, name):
+        club = Club.objects.filter(slug=name).first() or club_for_host(name)
+        if club is None:
+            raise CommandError(f"No club {name!r} (its host name or short name).")
+        return club
+
+
+def write_club(club, path):
+    """One club's rows, its club row, its staff and the network's people, to ``path``."""
+    with using_club(club):
+        objects = list(club_objects(club))
+    with gzip.open(path, "wt", encoding="utf-8") as stream:
+        serializers.serialize(
+            "club-json",
+            objects,
+            stream=stream,
+            use_natural_foreign_keys=True,
+            use_natural_primary_keys=True,
+        )
+
+
+def club_objects(club):
+    """What a club's backup holds, parents before children (as ``dumpdata`` orders them)."""
+    app_list = [(config, None) for config in apps.get_app_configs() if config.models_module]
+    for model in serializers.sort_dependencies(app_list, allow_cycles=True):
+        label = model._meta.label_lower
+        if model._meta.proxy or label.split(".")[0] in EXCLUDED or label in EXCLUDED:
+            continue
+        if model is Club:
+            yield club
+            continue
+        rows = model._default_manager.all()  # the club's own rows (clubs.scoping)
+        if model is get_user_model():
+            rows = rows.exclude(pk__in=staff_elsewhere())
+        yield from rows.order_by(model._meta.pk.name).iterator()
 
 
 def one_snapshot():

@@ -15,6 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from clubs.current import forget_clubs
+
 
 def club_rows():
     """(label, count) of every model of the club's own apps with rows, and of the users.
@@ -32,7 +34,8 @@ def club_rows():
     ]
     models = [model for config in own for model in config.get_models()]
     models.append(get_user_model())
-    counts = [(m._meta.label, m.objects.count()) for m in models if m.objects.exists()]
+    # Every club's rows (the base manager: ``clubs.scoping`` walls none of them here).
+    counts = [(m._meta.label, m._base_manager.count()) for m in models if m._base_manager.exists()]
     return [(label, count) for label, count in counts if (label, count) != ("clubs.Club", 1)]
 
 
@@ -55,8 +58,15 @@ class Command(BaseCommand):
                 f"({found}); restore into an empty database (a new one, or after "
                 "`manage.py flush`)."
             )
+        club_model = apps.get_model("clubs", "Club")
+        made_by_migrate = set(club_model.objects.values_list("pk", flat=True))
         with transaction.atomic():
             call_command("loaddata", str(source), verbosity=0)
-        games = apps.get_model("games", "Game").objects.count()
-        players = apps.get_model("players", "Player").objects.count()
+            # A backup of one club of a network (``backup_club --club``) brings its club
+            # under its own id: it takes the place of the one ``migrate`` made.
+            if club_model.objects.exclude(pk__in=made_by_migrate).exists():
+                club_model.objects.filter(pk__in=made_by_migrate).delete()
+        forget_clubs()
+        games = apps.get_model("games", "Game")._base_manager.count()
+        players = apps.get_model("players", "Player")._base_manager.count()
         self.stdout.write(f"Restored {source}: {players} players, {games} games.")

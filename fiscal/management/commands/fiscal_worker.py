@@ -15,6 +15,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from clubs.current import each_club
 from fiscal import services
 
 
@@ -33,16 +34,16 @@ class Command(BaseCommand):
         if not once:
             for sig in (signal.SIGTERM, signal.SIGINT):
                 signal.signal(sig, lambda *_args: stop.set())
-        checked = 0.0
+        checked = {}  # club pk -> when its register's state was read last
         while True:
-            if not services.enabled():
-                if once:
-                    self.stdout.write("Receipts are off: no cash register is chosen.")
-                    return
-            else:
-                if time.monotonic() - checked >= state_every or once:
+            for club in each_club():  # one worker for every club's register
+                if not services.enabled():
+                    if once:
+                        self.stdout.write("Receipts are off: no cash register is chosen.")
+                    continue
+                if time.monotonic() - checked.get(club.pk, -state_every) >= state_every or once:
                     services.refresh_state()
-                    checked = time.monotonic()
+                    checked[club.pk] = time.monotonic()
                 result = services.drain()
                 if result.done or once:
                     self.stdout.write(
