@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from clubs.scoping import club_in_scope
 from lights.models import LightController, LightState
 from tests.conftest import login
 from tests.factories import TableFactory, UserFactory
@@ -24,7 +25,7 @@ def test_the_desk_shows_each_light_and_the_alarm_live(page, live_server, setting
     dark = TableFactory(number=2, light_topic="table2")
     LightState.objects.create(table=lit, on=True, online=True)
     LightState.objects.create(table=dark, on=False, online=True)
-    LightController.objects.create(pk=1, connected=True, seen_at=timezone.now())
+    LightController.objects.create(pk=club_in_scope().pk, connected=True, seen_at=timezone.now())
     page.set_viewport_size({"width": 1366, "height": 768})
     login(page, live_server, "kassa")
     page.goto(f"{live_server.url}/billing/desk/")
@@ -38,5 +39,5 @@ def test_the_desk_shows_each_light_and_the_alarm_live(page, live_server, setting
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "lights-desk-alarm.png"))
     # The controller goes quiet: the desk says the lights are not controlled.
-    LightController.objects.filter(pk=1).update(connected=False)
+    LightController.objects.filter(pk=club_in_scope().pk).update(connected=False)
     expect(page.locator("#lights-status")).to_be_visible(timeout=6000)
