@@ -1,9 +1,11 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import Club, StaffRole, normalized_hosts
+from clubs.staff import staff_elsewhere
 from toolbox.roles import CLUB_ROLES
 
 
@@ -60,4 +62,6 @@ class StaffRoleAdmin(admin.ModelAdmin):
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         if db_field.name == "group":
             kwargs["queryset"] = Group.objects.filter(name__in=CLUB_ROLES)
+        if db_field.name == "user":  # not another club's staff
+            kwargs["queryset"] = get_user_model().objects.exclude(pk__in=staff_elsewhere())
         return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -38,7 +38,8 @@ def using_club(club):
     timezone.activate(club.time_zone)
     # On a site of several clubs, the live topics are the club's own (a single club's are
     # named as they always were).
-    several = (_cached or _clubs())[1] is None  # as last read: no query (nor await) here
+    # As last read (the middleware, ClubScope and each_club read them first): no query here.
+    several = _cached is not None and _cached[1] is None
     try:
         with topics.namespace(f"club{club.pk}" if several else ""):
             yield club
@@ -56,6 +57,7 @@ def working_club():
 def each_club():
     """Each club of the site in turn, the loop's body working for it (``using_club``): the
     processes that serve the whole site (the register's worker)."""
+    _clubs()  # read: a network's clubs each work in their own live namespace
     for club in club_models.Club.objects.order_by("pk"):
         with using_club(club):
             yield club

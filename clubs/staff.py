@@ -33,6 +33,19 @@ def revoke(user, *roles, club=None):
     user.groups.remove(*Group.objects.filter(name__in=roles).exclude(name__in=CLUB_ROLES))
 
 
+def roles_from_groups(club):
+    """The club roles held as a user's own Django groups (a site of one club, before the
+    network) become his roles at ``club``; his groups keep the others (a restored backup
+    of that time; ``clubs/migrations/0004`` does the same with a database)."""
+    through = Group.user_set.through
+    held = through.objects.filter(group__name__in=CLUB_ROLES)
+    StaffRole.everywhere.bulk_create(
+        [StaffRole(club=club, user_id=row.user_id, group_id=row.group_id) for row in held],
+        ignore_conflicts=True,
+    )
+    held.delete()
+
+
 def staff_elsewhere():
     """The users who hold roles at other clubs and none at the club in scope: strangers to
     it, never listed by its pages (the Django admin's users, sign-ins, cashiers' INN)."""

@@ -22,6 +22,7 @@ from functools import cache
 from django.db import connection, transaction
 from django.utils import timezone
 
+from clubs.scoping import club_in_scope, walls_down
 from games.models import Event, Game, Seat
 from players.models import Player
 from tables.models import Table
@@ -102,7 +103,8 @@ def _both_at_once():
 
 def read_with_seats(pk):
     """(game, seats): the game with its table, and its seats in playing order with their
-    players, in one round trip on PostgreSQL; None if the game has no seat."""
+    players, in one round trip on PostgreSQL; None if the game has no seat or is another
+    club's (the caller's ORM read then finds nothing: a 404)."""
     game_sql, seats_sql = _read_sql(connection.vendor)
     with connection.cursor() as cursor:
         if _both_at_once():
@@ -119,6 +121,8 @@ def read_with_seats(pk):
     game_width = len(_fields(Game, "g"))
     seat_width = len(_fields(Seat, "s"))
     game = _instance(Game, "g", game_rows[0][:game_width])
+    if not walls_down() and game.club_id != club_in_scope().pk:
+        return None  # another club's game: not found here (clubs.scoping), as by the ORM
     Game.table.field.set_cached_value(game, _instance(Table, "t", game_rows[0][game_width:]))
     seats = []
     for row in seat_rows:

@@ -25,6 +25,7 @@ from django.test import Client, override_settings
 from clubs.current import forget_clubs, using_club
 from clubs.models import Club
 from clubsite.management.commands.load_demo_club import Command as DemoCommand
+from games.models import Game, GameStatus
 from tables.models import Table
 from tests.clubsite.test_crawl import MAX_REQUESTS, Crawl, games_by_pk
 from tournaments.models import Tournament
@@ -153,3 +154,23 @@ def test_every_page_of_the_home_club_answers_as_before(two_clubs, username, sett
     other = client.get("/", headers={"host": OTHER})
     assert other.status_code == 200 and other.wsgi_request.club.slug == "sokol"
     assert client.get("/", headers={"host": "nowhere.example"}).status_code == 400
+
+
+@pytest.mark.parametrize("username", ["admin", "marker"])
+def test_a_stroke_posted_to_the_other_clubs_game_is_refused_and_changes_nothing(
+    two_clubs, username, settings
+):
+    """The tap's own SQL (games/tap_sql.py) walls as the ORM does: another club's game is
+    not found, whatever id is posted, and nothing is recorded into it."""
+    settings.ALLOWED_HOSTS = [HOME, OTHER]
+    _home, other = two_clubs
+    with using_club(other):
+        game = Game.objects.filter(status=GameStatus.IN_PROGRESS).first()
+        events = game.events.count()
+    staff = client_at(HOME, username)
+    response = staff.post(
+        f"/marker/games/{game.pk}/record/", {"kind": "score", "seq": game.last_seq}
+    )
+    assert response.status_code == 404
+    with using_club(other):
+        assert Game.objects.get(pk=game.pk).events.count() == events

@@ -3,9 +3,16 @@
 Creates the tables first (``migrate``), refuses a database that already holds club data
 (nothing is ever merged or overwritten), then loads the whole file in one transaction: either
 all of the club is back or nothing changed.
+
+A backup made before the network of clubs (issue 32) is one club's: its rows get the club it
+holds (or the one ``migrate`` made) and its staff's roles, then Django groups, become their
+roles at that club — the same steps the migrations take with a database of that time.
 """
 
+import gzip
+import json
 import sys
+import tempfile
 from pathlib import Path
 
 from django.apps import apps
@@ -16,6 +23,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubs.current import forget_clubs
+from clubs.scoping import ClubOwned
+from clubs.staff import roles_from_groups
 
 
 def club_rows():
@@ -60,13 +69,31 @@ class Command(BaseCommand):
             )
         club_model = apps.get_model("clubs", "Club")
         made_by_migrate = set(club_model.objects.values_list("pk", flat=True))
-        with transaction.atomic():
-            call_command("loaddata", str(source), verbosity=0)
+        with transaction.atomic(), tempfile.TemporaryDirectory() as folder:
+            call_command("loaddata", str(walled(source, Path(folder))), verbosity=0)
             # A backup of one club of a network (``backup_club --club``) brings its club
             # under its own id: it takes the place of the one ``migrate`` made.
             if club_model.objects.exclude(pk__in=made_by_migrate).exists():
                 club_model.objects.filter(pk__in=made_by_migrate).delete()
+            roles_from_groups(club_model.objects.order_by("pk").first())
         forget_clubs()
         games = apps.get_model("games", "Game")._base_manager.count()
         players = apps.get_model("players", "Player")._base_manager.count()
         self.stdout.write(f"Restored {source}: {players} players, {games} games.")
+
+
+def walled(source, folder):
+    """``source``, or where it is older than the clubs' walls, a copy of it in ``folder``
+    whose rows of a club name their club (the one it holds, else the one migrate made)."""
+    rows = json.loads(gzip.decompress(source.read_bytes()))
+    owned = {model._meta.label_lower for model in apps.get_models() if issubclass(model, ClubOwned)}
+    older = [row for row in rows if row["model"] in owned and "club" not in row["fields"]]
+    if not older:
+        return source
+    clubs = [row["pk"] for row in rows if row["model"] == "clubs.club"]
+    club = clubs[0] if clubs else apps.get_model("clubs", "Club").objects.order_by("pk").first().pk
+    for row in older:
+        row["fields"]["club"] = club
+    copy = folder / source.name
+    copy.write_bytes(gzip.compress(json.dumps(rows, ensure_ascii=False).encode()))
+    return copy
