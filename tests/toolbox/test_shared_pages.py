@@ -10,6 +10,7 @@ from django.middleware.csrf import get_token
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
+from clubs.asgi import ClubScope
 from tests.factories import TableFactory
 from toolbox import shared_pages
 from toolbox.shared_pages import HEADER, SharedPages, shared_briefly
@@ -217,7 +218,8 @@ def test_an_answer_that_sets_a_cookie_or_is_not_200_is_not_kept(sharing, site):
 def test_the_club_shares_its_home_page_for_a_second(sharing):
     from clubsite import asgi
 
-    assert isinstance(asgi.application.django_app, SharedPages)
+    assert isinstance(asgi.application, ClubScope)  # the club first, then the streams
+    assert isinstance(asgi.application.app.django_app, SharedPages)
     app = SharedPages(asgi.django_application)
     TableFactory(number=1, name="У окна")
     assert "У окна" in run(get(app, host=b"testserver"))[2]
