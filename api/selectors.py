@@ -199,7 +199,7 @@ def player_item(player):
 
 
 def player_detail(pk):
-    player = Player.objects.filter(pk=pk).first()
+    player = Player.everywhere.filter(pk=pk).first()
     if player is None:
         return None
     records = [
@@ -250,9 +250,9 @@ def rating_rows(family):
     state = rating.current(family)
     names = {
         pk: nickname or full_name
-        for pk, nickname, full_name in Player.objects.filter(pk__in=list(state.games)).values_list(
-            "pk", "nickname", "full_name"
-        )
+        for pk, nickname, full_name in Player.everywhere.filter(
+            pk__in=list(state.games)
+        ).values_list("pk", "nickname", "full_name")
     }
     rows = sorted(
         (

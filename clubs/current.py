@@ -35,17 +35,18 @@ def current_club():
 def using_club(club):
     """Work for ``club`` (its time zone active) within the block."""
     token = _current.set(club)
-    timezone.activate(club.time_zone)
     # On a site of several clubs, the live topics are the club's own (a single club's are
     # named as they always were).
     # As last read (the middleware, ClubScope and each_club read them first): no query here.
     several = _cached is not None and _cached[1] is None
     try:
-        with topics.namespace(f"club{club.pk}" if several else ""):
-            yield club
+        # The club's time zone for the block; the one active before it (another club's, for
+        # a page that shows several clubs) comes back after it.
+        with timezone.override(club.time_zone):
+            with topics.namespace(f"club{club.pk}" if several else ""):
+                yield club
     finally:
         _current.reset(token)
-        timezone.deactivate()
 
 
 def working_club():

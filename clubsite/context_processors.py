@@ -8,6 +8,7 @@ from toolbox.roles import (
     can_issue_sign_in,
     can_manage_roster,
     can_manage_tariffs,
+    can_merge_people,
     can_record_games,
     can_record_own_games,
     can_run_clocks,
@@ -34,6 +35,7 @@ def club(request):
         "can_record_own_games": partial(can_record_own_games, user),
         "can_issue_sign_in": partial(can_issue_sign_in, user),
         "can_settle_disputes": partial(can_settle_disputes, user),
+        "can_merge_people": partial(can_merge_people, user),
         "language_links": partial(language_links, request),
     }
 

@@ -22,7 +22,7 @@ from games import replay_cache, rules, selectors, tap_sql
 from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat
 from live import publish_clause, publish_on_commit, topics
-from players.models import Player
+from players.models import Player, join_club
 from tables.models import Table
 
 
@@ -170,6 +170,11 @@ def start_game(
                 )
                 for position, seat in enumerate(seats)
             )
+            # A person of the network who plays here is on the club's roster (as a guest
+            # when he was not on it).
+            for seat in seats:
+                if isinstance(seat, Player):
+                    join_club(seat, guest=True)
             for hook in _STARTED_HOOKS:
                 hook(game)
             _announce(game, table)
@@ -211,7 +216,7 @@ def _players_at_other_tables(seats):
     ids = [seat.pk for seat in seats if isinstance(seat, Player)]
     if not ids:
         return []
-    list(Player.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
+    list(Player.everywhere.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
     playing = selectors.seats_in_play(ids).select_related("player")
     messages = []
     for seat in playing:

@@ -7,9 +7,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from broadcast import fragments as broadcast_fragments
+from clubs.current import current_club, using_club
 from live.streams import Feed
 from me import selectors
-from players.models import Player
+from players.models import Membership, Player
 
 HOME = "me/home.html"
 EVENT = "me"
@@ -52,6 +53,40 @@ def player_feed(player):
     pk = player.pk
 
     def snapshot():
-        return render_live(Player.objects.get(pk=pk))
+        return render_live(Player.everywhere.get(pk=pk))
 
     return Feed(key=f"me{pk}:{','.join(topics)}", topic=topics, event=EVENT, snapshot=snapshot)
+
+
+def other_clubs(player, request):
+    """His other clubs, each in brief as that club has it for him (its game in progress, next
+    matches, bookings and unpaid bills, in its own time zone) with a link to his page there:
+    [(club, its /me/ address, html)]. A club's rows are read within it (``using_club``)."""
+    here = current_club()
+    memberships = Membership.everywhere.filter(player=player).select_related("club")
+    if here is not None:
+        memberships = memberships.exclude(club=here)
+    found = []
+    for membership in memberships.order_by("club__name"):
+        club = membership.club
+        with using_club(club):
+            context = {
+                "club": club,
+                "seat": selectors.game_in_progress(player),
+                "next_matches": selectors.next_matches(player),
+                "bookings": selectors.bookings(player),
+                "bills": selectors.open_bills(player),
+            }
+            html = render_to_string("me/_other_club.html", context)
+        found.append((club, club_address(club, request, "/me/"), html))
+    return found
+
+
+def club_address(club, request, path):
+    """``path`` at ``club``'s first host, with this request's scheme and port."""
+    if not club.hosts:
+        return path
+    port = request.get_port()
+    default = "443" if request.is_secure() else "80"
+    netloc = club.hosts[0] + ("" if port == default else f":{port}")
+    return f"{request.scheme}://{netloc}{path}"

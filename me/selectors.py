@@ -97,7 +97,7 @@ def player_of(user):
     """The roster player of a signed-in account, or None."""
     if not user.is_authenticated:
         return None
-    return Player.objects.filter(user=user).first()
+    return Player.everywhere.filter(user=user).first()
 
 
 # --- what his page follows ----------------------------------------------------------------

@@ -129,7 +129,7 @@ def redeem_link(*, token, username, password, stay):
     User = get_user_model()
     with transaction.atomic():
         link = find_link(token)
-        player = Player.objects.select_for_update().get(pk=link.player_id)
+        player = Player.everywhere.select_for_update().get(pk=link.player_id)
         user = player.user
         errors = {}
         if user is None:

@@ -22,8 +22,14 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from players.forms import PLAYER_FIELDS
-from players.models import Player, SkillClass, name_key_for, normalize_name
-from players.selectors import find_by_names
+from players.models import Membership, Player, SkillClass, name_key_for, normalize_name
+from players.selectors import (
+    clubs_of,
+    find_by_names,
+    find_by_phones,
+    members_among,
+    phone_digits,
+)
 from toolbox.csv_export import csv_response, unmark_cell
 
 COLUMNS = ["full_name", "nickname", "phone", "email", "skill_class", "active", "notes"]
@@ -182,12 +188,16 @@ class Change:
 class RowPlan:
     line: int
     name: str
-    action: str = ""  # "new", "updated" or "unchanged"; "" when the row has errors
+    action: str = ""  # "new", "updated", "unchanged" or "linked"; "" when the row has errors
     changes: list[Change] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     player: Player | None = None  # with the row's values, once they are valid
     # A new player's class as it was read («I» → «1-й разряд»): (label, value) pairs to check.
     read: list[tuple[str, str]] = field(default_factory=list)
+    # "linked": the network's person the row names (by name, or a new name by phone), put on
+    # this club's roster as he is; the clubs whose rosters hold him, and why he was found.
+    clubs: list[str] = field(default_factory=list)
+    found_by: str = ""
 
 
 @dataclass
@@ -208,7 +218,7 @@ class ImportPlan:
 
     @property
     def counts(self):
-        return {action: self.count(action) for action in ("new", "updated", "unchanged")}
+        return {action: self.count(action) for action in ("new", "linked", "updated", "unchanged")}
 
 
 def display(player_field, value):
@@ -269,7 +279,34 @@ def plan_import(text):
     )
     for line, cells, values in rows:
         plan.rows.append(plan_row(line, cells, columns, values, seen, skills, players))
+    link_the_networks_people(plan.rows, players)
     return plan
+
+
+def link_the_networks_people(rows, players):
+    """The rows naming a person of the network who is not on this club's roster yet (by his
+    name, or a new name by his phone: the likely duplicates) are linked, not made again: he
+    joins the roster as he is, his details left as his clubs keep them."""
+    members = members_among(players.values())
+    phones = find_by_phones(row.player.phone for row in rows if row.action == "new")
+    for row in rows:
+        person, found_by = None, ""
+        if row.action in ("updated", "unchanged") and row.player.pk not in members:
+            person, found_by = row.player, "name"
+            person.refresh_from_db(fields=IMPORT_FIELDS)  # the row's values are not his
+        elif row.action == "new" and row.player.phone:
+            person = phones.get(phone_digits(row.player.phone))
+            found_by = "phone"
+            if person is not None and person.pk in members:
+                person = None  # a member of this club: a new player with his phone, as before
+        if person is not None:
+            row.action, row.player, row.found_by = "linked", person, found_by
+            row.changes, row.read = [], []
+    linked = [row.player for row in rows if row.action == "linked"]
+    clubs = clubs_of(linked)
+    for row in rows:
+        if row.action == "linked":
+            row.clubs = clubs.get(row.player.pk, [])
 
 
 def row_values(cells, columns):
@@ -395,13 +432,21 @@ def write_rows(rows):
     (PostgreSQL's and SQLite's ON CONFLICT): Django's bulk_update spells out every value in
     CASE expressions, which took seconds for a thousand rows (bench/csv_import.py)."""
     now = timezone.now()
-    new, updated = [], []
+    new, updated, linked = [], [], []
     for row in rows:
         if row.action in ("new", "updated"):
             row.player.derive_keys()
             row.player.updated_at = now
             (new if row.action == "new" else updated).append(row.player)
+        elif row.action == "linked":
+            linked.append(row.player)
     Player.objects.bulk_create(new, batch_size=500)
+    # The new players and the network's people the file names join this club's roster.
+    Membership.objects.bulk_create(
+        [Membership(player=player) for player in [*new, *linked]],
+        batch_size=500,
+        ignore_conflicts=True,
+    )
     Player.objects.bulk_create(
         updated,
         batch_size=500,

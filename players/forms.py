@@ -17,6 +17,10 @@ class PlayerForm(ascii_forms.ModelForm):
             "phone": forms.TextInput(attrs={"type": "tel", "autocomplete": "off"}),
         }
 
+    # A new player's name another club's roster holds: that person, to link rather than make
+    # again (the form offers to put him on this club's roster; his details stay his clubs').
+    network_person = None
+
     def validate_unique(self):
         super().validate_unique()
         # Django's own check skips the "unique active name" constraint: it is on
@@ -24,7 +28,30 @@ class PlayerForm(ascii_forms.ModelForm):
         try:
             self.instance.validate_constraints()
         except forms.ValidationError as error:
-            self._update_errors(error)
+            self._update_errors(self.name_taken(error))
+
+    def name_taken(self, error):
+        """The unique name's error; when the name is a person's of another club's roster,
+        said so (the form then offers to add him to this club's roster)."""
+        self.network_person = person_elsewhere(self.instance)
+        if self.network_person is None:
+            return error
+        return forms.ValidationError(
+            _(
+                "%(name)s already plays at another club of the network: add that record "
+                "to this club's roster (below), or give this player a nickname."
+            )
+            % {"name": self.network_person.full_name}
+        )
+
+
+def person_elsewhere(player):
+    """The active person of the network with ``player``'s name who is not on this club's
+    roster; None when there is none (or he is on it)."""
+    person = Player.everywhere.filter(name_key=player.name_key, is_active=True).first()
+    if person is None or person.pk == player.pk or Player.objects.filter(pk=person.pk).exists():
+        return None
+    return person
 
 
 class PlayerFilterForm(forms.Form):

@@ -7,6 +7,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from clubs.current import current_club, only_club
+from clubs.scoping import ClubInScope, ClubOwned, all_clubs, walls_down
+
 PHONE_CHARS = re.compile(r"^\+?[0-9 ()\-]+$")
 NOTES_MAX_LENGTH = 2000  # a few paragraphs; the forms, the admin and the CSV import refuse more
 
@@ -67,6 +70,24 @@ class PlayerOrGuest(models.Model):
         return self.player.display_name if self.player_id else self.guest_name
 
 
+class MembersManager(models.Manager):
+    """The people of the club in scope's roster: its members (``Membership``). A person of
+    the network is one ``Player`` with a membership in each club he plays at; a club reads,
+    edits and exports only its members (their phones, e-mails and notes), and within
+    ``all_clubs()`` every person. ``Player.everywhere`` is the network's people, for what is
+    public across clubs (a player's page, his records) and the network admin's merges."""
+
+    def get_queryset(self):
+        queryset = super().get_queryset()
+        if walls_down():
+            return queryset
+        return queryset.filter(
+            models.Exists(
+                Membership.everywhere.filter(player=models.OuterRef("pk"), club=ClubInScope())
+            )
+        )
+
+
 class Player(models.Model):
     full_name = models.CharField(_("full name"), max_length=150)
     nickname = models.CharField(
@@ -101,7 +122,11 @@ class Player(models.Model):
     # Derived on save and on clean: two active players may not share it (see name_key_for()).
     name_key = models.CharField(max_length=210, blank=True, editable=False)
 
+    objects = MembersManager()
+    everywhere = models.Manager()  # noqa: DJ012 (after the default manager, on purpose)
+
     class Meta:
+        base_manager_name = "everywhere"  # a seat's player is found wherever he is a member
         ordering = ["full_name", "nickname"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -124,7 +149,10 @@ class Player(models.Model):
         update_fields = kwargs.get("update_fields")
         if update_fields is not None:
             kwargs["update_fields"] = {*update_fields, "search_text", "name_key"}
+        adding = self._state.adding
         super().save(*args, **kwargs)
+        if adding:
+            join_club(self)
 
     def derive_keys(self):
         """What the search and the unique name match: set on every save (call it yourself
@@ -137,6 +165,11 @@ class Player(models.Model):
         """What the boards show: the nickname when set, else the full name."""
         return self.nickname or self.full_name
 
+    def validate_constraints(self, exclude=None):
+        # The unique active name is the network's: checked against every club's people.
+        with all_clubs():
+            super().validate_constraints(exclude=exclude)
+
     def clean(self):
         self.full_name = normalize_name(self.full_name)
         self.nickname = normalize_name(self.nickname)
@@ -148,3 +181,36 @@ class Player(models.Model):
     def has_played(self):
         """A player who sat at a game is kept for the records: deactivate, never delete."""
         return self.seats.exists()
+
+
+class Membership(ClubOwned):
+    """A person on a club's roster: a member, or a guest who played there (``is_guest``)."""
+
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("player")
+    )
+    is_guest = models.BooleanField(_("guest"), default=False)
+    joined_at = models.DateTimeField(_("joined"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "player"]
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "player"], name="one_membership_per_club")
+        ]
+
+    def __str__(self):
+        return f"{self.player} @ {self.club}"
+
+
+def join_club(player, club=None, guest=False):
+    """Put ``player`` on the roster of ``club`` (the club in scope by default) unless he is
+    on it; returns the membership, or None outside any club (a network's process)."""
+    club = club or current_club() or only_club()
+    if club is None or club.pk is None:
+        return None
+    membership, _created = Membership.everywhere.get_or_create(
+        club=club, player=player, defaults={"is_guest": guest}
+    )
+    return membership

@@ -5,6 +5,9 @@ from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils.translation import gettext as _
 
+from clubs.scoping import club_in_scope
+from players.models import Membership
+
 
 def set_player_active(player, active):
     """Deactivate or reactivate; reactivating checks that the name is free among active players."""
@@ -23,7 +26,11 @@ def set_player_active(player, active):
 
 @transaction.atomic
 def delete_player(player):
-    """Only a player who never sat at a game may be deleted; the others are deactivated."""
+    """Only a player who never sat at a game may be deleted; the others are deactivated. A
+    person on another club's roster too leaves this club's roster only."""
+    if Membership.everywhere.filter(player=player).exclude(club=club_in_scope()).exists():
+        Membership.objects.filter(player=player).delete()
+        return
     if player.has_played:
         raise ValidationError(
             _("%(name)s has played games and cannot be deleted: deactivate the player instead.")

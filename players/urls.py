@@ -11,6 +11,7 @@ urlpatterns = [
     # Roster management (admins)
     path("", roster.player_list, name="list"),
     path("new/", roster.player_create, name="create"),
+    path("join/", roster.player_join, name="join"),
     path("<int:pk>/edit/", roster.player_edit, name="edit"),
     path("<int:pk>/deactivate/", roster.player_deactivate, name="deactivate"),
     path("<int:pk>/reactivate/", roster.player_reactivate, name="reactivate"),

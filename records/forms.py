@@ -36,3 +36,23 @@ class HandicapAdviceForm(forms.Form):
             return None
         seats = [f"p:{self.player.pk}", f"p:{self.cleaned_data['opponent'].pk}"]
         return handicap.suggest(self.cleaned_data["game"], seats)
+
+
+class MergeForm(forms.Form):
+    """The network admin's merge: the person merged (his record closed) into the one kept."""
+
+    source = forms.IntegerField(label=_("Merge (number)"), min_value=1)
+    target = forms.IntegerField(label=_("into (number)"), min_value=1)
+
+    def clean(self):
+        data = super().clean()
+        people = Player.everywhere.in_bulk([data.get("source"), data.get("target")])
+        for name in ("source", "target"):
+            if name in data and data[name] not in people:
+                self.add_error(name, _("No person has this number."))
+        if self.errors:
+            return data
+        if data["source"] == data["target"]:
+            raise forms.ValidationError(_("A person cannot be merged into himself."))
+        data["source"], data["target"] = people[data["source"]], people[data["target"]]
+        return data

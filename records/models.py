@@ -7,6 +7,7 @@ the sum of their ids, the last one) tell when the stored games changed in anothe
 finish taken back): then they are recomputed from all the games.
 """
 
+from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -66,3 +67,48 @@ class RatingLedger(models.Model):
 
     def __str__(self):
         return f"{self.family}: {self.count} games"
+
+
+class PersonMerge(models.Model):
+    """Two records of one person made one by a network admin: every row that named the
+    ``source`` (his seats, entries, bills' payers, memberships…) names the ``target`` now,
+    and ``moved`` says which ({"app.model.field": [ids]}), so that a second merge record
+    (``undoes``) can move exactly those back. Nothing is deleted, neither way."""
+
+    source = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("merged person")
+    )
+    target = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("into")
+    )
+    moved = models.JSONField(_("rows moved"), default=dict, editable=False)
+    # The rows that could not move (the target has one of his own: both on one club's roster)
+    kept = models.JSONField(_("rows kept"), default=dict, editable=False)
+    undoes = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="undone_by",
+        verbose_name=_("undoes"),
+    )
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    merged_at = models.DateTimeField(_("when"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["-merged_at", "-pk"]
+        verbose_name = _("merge of two people")
+        verbose_name_plural = _("merges of people")
+
+    def __str__(self):
+        return f"{self.source_id} → {self.target_id}"
+
+    @property
+    def rows(self):
+        return sum(len(ids) for ids in self.moved.values())

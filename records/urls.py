@@ -7,7 +7,7 @@ the ``players`` namespace under /players/ (see clubsite/urls.py), so the names s
 
 from django.urls import path
 
-from records.views import exports, games, players
+from records.views import exports, games, merges, players
 
 game_urlpatterns = [
     path("games/<int:pk>/", games.game_detail, name="detail"),
@@ -19,4 +19,6 @@ game_urlpatterns = [
 
 player_urlpatterns = [
     path("<int:pk>/", players.player_detail, name="detail"),
+    path("merges/", merges.people, name="merges"),
+    path("merges/<int:pk>/undo/", merges.undo, name="merge_undo"),
 ]

@@ -59,6 +59,7 @@ LIGHT_WITHOUT_CLOCK = "lights.add_lightoverride"
 RECORD_OWN_GAMES = "games.record_own_game"
 ISSUE_SIGN_IN = "me.add_signinlink"
 SETTLE_DISPUTES = "me.change_gameconfirmation"
+MERGE_PEOPLE = "records.add_personmerge"  # the network admins'
 # What the staff pages check (``staff_required``): read with the user, in the same query.
 ROLE_PERMISSIONS = (
     RECORD_GAMES,
@@ -70,6 +71,7 @@ ROLE_PERMISSIONS = (
     RECORD_OWN_GAMES,
     ISSUE_SIGN_IN,
     SETTLE_DISPUTES,
+    MERGE_PEOPLE,
 )
 
 # (app_label, codename) pairs each group is given by ensure_roles().
@@ -124,7 +126,7 @@ ADMIN_PERMISSIONS = (
 # they see no club's money unless also that club's staff.
 NETWORK_ADMIN_PERMISSIONS = [
     ("clubs", f"{action}_club") for action in ("add", "change", "view", "delete")
-]
+] + [("records", "add_personmerge"), ("records", "view_personmerge")]
 
 
 def ensure_roles():
@@ -282,6 +284,10 @@ def can_issue_sign_in(user):
 
 def can_settle_disputes(user):
     return has_role_permission(user, SETTLE_DISPUTES)
+
+
+def can_merge_people(user):
+    return has_role_permission(user, MERGE_PEOPLE)
 
 
 def staff_required(perm):

@@ -39,6 +39,7 @@ def home(request):
         "telegram": selectors.telegram_chat(player),
         "telegram_enabled": telegram_bot.enabled(),
         "telegram_bot": settings.TELEGRAM_BOT_NAME,
+        "other_clubs": fragments.other_clubs(player, request),
     }
     return render(request, fragments.HOME, context)
 

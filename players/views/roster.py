@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from players import csv_io, services
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
-from players.models import Player
+from players.models import Player, join_club, name_key_for
 from players.selectors import search_players
 from toolbox.form_page import form_page
 from toolbox.responses import render_page_or_partial
@@ -69,6 +69,23 @@ def player_edit(request, pk):
         saved=lambda player: _("Player %(name)s saved.") % {"name": player.full_name},
         done="players:list",
     )
+
+
+@roster_admin_required
+@require_POST
+def player_join(request):
+    """Put the network's person the roster form named (his full name and nickname, as typed)
+    on this club's roster: one person, a membership at each club he plays at."""
+    person = get_object_or_404(
+        Player.everywhere,
+        name_key=name_key_for(request.POST.get("full_name", ""), request.POST.get("nickname", "")),
+        is_active=True,
+    )
+    join_club(person)
+    messages.success(
+        request, _("%(name)s is on this club's roster now.") % {"name": person.full_name}
+    )
+    return redirect("players:edit", pk=person.pk)
 
 
 def set_active_view(active):
@@ -145,4 +162,9 @@ def players_import_confirm(request):
         request,
         _("Import done: %(new)d new, %(updated)d updated, %(unchanged)d unchanged.") % counts,
     )
+    if counts["linked"]:
+        messages.success(
+            request,
+            _("%(linked)d players of the network joined this club's roster.") % counts,
+        )
     return redirect(reverse("players:list"))

@@ -18,7 +18,7 @@ GAMES_PER_PAGE = 25
 @require_GET
 @vary_on_headers("HX-Request")
 def player_detail(request, pk):
-    player = get_object_or_404(Player, pk=pk)
+    player = get_object_or_404(Player.everywhere, pk=pk)
     page = Paginator(player_games(player), GAMES_PER_PAGE).get_page(request.GET.get("page"))
     games = [
         {

@@ -27,6 +27,8 @@ from django.urls import Resolver404, resolve
 
 from games import rules
 from games.models import Game, GameStatus
+from tests.factories import UserFactory
+from toolbox.roles import NETWORK_ADMINS
 
 pytestmark = pytest.mark.django_db
 
@@ -198,16 +200,20 @@ def games_by_pk():
     return {game.pk: (game.variant, game_states(game, undone)) for game in Game.objects.all()}
 
 
-@pytest.mark.parametrize("username", [None, "marker", "admin", "sokol"])
+@pytest.mark.parametrize("username", [None, "marker", "admin", "sokol", "network"])
 def test_no_page_of_the_demo_club_answers_a_server_error(demo_club, username):
     client = Client()
-    if username:
+    if username == "network":  # the network's admin: the clubs, the people's merges
+        client.force_login(UserFactory(username="network-admin", groups=[NETWORK_ADMINS]))
+    elif username:
         client.force_login(User.objects.get(username=username))
     crawl = Crawl(client, games_by_pk())
     crawl.run()
 
     assert crawl.requests < MAX_REQUESTS, "the crawl did not end: too many pages"
     assert not crawl.failures, "\n".join(crawl.failures)
+    if username == "network":
+        assert "/players/merges/" in {path for path, _query, _htmx in crawl.seen}
     if username == "sokol":  # the player's own pages were crawled too
         paths = {path for path, _query, _htmx in crawl.seen}
         assert "/me/" in paths

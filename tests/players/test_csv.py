@@ -152,7 +152,7 @@ def test_a_good_file_is_previewed_then_written_on_confirm(admin_client):
     assert response.status_code == 200
     plan = response.context["plan"]
     assert plan.ok, [row.errors for row in plan.rows]
-    assert plan.counts == {"new": 1, "updated": 2, "unchanged": 1}
+    assert plan.counts == {"new": 1, "linked": 0, "updated": 2, "unchanged": 1}
     assert [row.action for row in plan.rows] == ["updated", "unchanged", "updated", "new"]
     html = response.content.decode()
     assert "+7 900 000-00-00" in html and "+7 900 111-11-11" in html  # old → new
@@ -203,7 +203,7 @@ def test_export_then_import_changes_nothing(admin_client):
     exported = admin_client.get(reverse("players:export"), {"status": "all"}).content
     plan = csv_io.plan_import(csv_io.decode(exported))
     assert plan.ok
-    assert plan.counts == {"new": 0, "updated": 0, "unchanged": 2}
+    assert plan.counts == {"new": 0, "linked": 0, "updated": 0, "unchanged": 2}
 
 
 def test_import_is_all_or_nothing_when_a_write_fails(monkeypatch):

@@ -33,10 +33,13 @@ from django.core import serializers
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+from django.db.models import Q
 
 from clubs.current import club_for_host, using_club
 from clubs.models import Club
+from clubs.scoping import ClubManager
 from clubs.staff import staff_elsewhere
+from players.models import Player
 
 EXCLUDED = [
     "contenttypes",
@@ -117,6 +120,7 @@ def write_club(club, path):
 def club_objects(club):
     """What a club's backup holds, parents before children (as ``dumpdata`` orders them)."""
     app_list = [(config, None) for config in apps.get_app_configs() if config.models_module]
+    people = people_of_the_club()
     for model in serializers.sort_dependencies(app_list, allow_cycles=True):
         label = model._meta.label_lower
         if model._meta.proxy or label.split(".")[0] in EXCLUDED or label in EXCLUDED:
@@ -127,7 +131,34 @@ def club_objects(club):
         rows = model._default_manager.all()  # the club's own rows (clubs.scoping)
         if model is get_user_model():
             rows = rows.exclude(pk__in=staff_elsewhere())
+        elif model is Player:  # its members, and whoever else its rows name (a guest)
+            rows = Player.everywhere.filter(pk__in=people)
+        elif not walled(model):  # a row of no club naming people (a rating): of its people
+            for field in fields(model):
+                if field.related_model is Player:
+                    rows = rows.filter(Q(**{f"{field.name}__in": people}) | Q(**{field.name: None}))
         yield from rows.order_by(model._meta.pk.name).iterator()
+
+
+def walled(model):
+    return isinstance(model._default_manager, ClubManager)
+
+
+def fields(model):
+    return [field for field in model._meta.get_fields() if field.concrete and field.is_relation]
+
+
+def people_of_the_club():
+    """The ids of the people on the club's roster or named by one of its rows (a seat, an
+    entrant, a bill's payer…), read through each model's walls."""
+    ids = set(Player.objects.values_list("pk", flat=True))
+    for relation in Player._meta.related_objects:
+        related = relation.related_model
+        if relation.many_to_many or not walled(related):
+            continue  # a row of no club (a derived rating): not what names his club's people
+        field = relation.field.attname
+        ids |= set(related._default_manager.exclude(**{field: None}).values_list(field, flat=True))
+    return ids
 
 
 def one_snapshot():

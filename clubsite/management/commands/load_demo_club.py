@@ -28,7 +28,7 @@ from games import rules
 from games.demo import load_demo_games
 from games.models import Game
 from me import services as me_services
-from players.models import Player, SkillClass
+from players.models import Player, SkillClass, join_club
 from tables.models import Table, TableKind
 from toolbox.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from toolbox.roles import PLAYERS as PLAYERS_GROUP
@@ -188,7 +188,11 @@ class Command(BaseCommand):
         return created
 
     def player(self, full_name, nickname, skill_class):
-        if Player.objects.filter(full_name=full_name, nickname=nickname).exists():
+        """A person of the demo, on the roster of the club in scope: the network's clubs share
+        their regulars (one person, a membership at each)."""
+        person = Player.everywhere.filter(full_name=full_name, nickname=nickname).first()
+        if person is not None:
+            join_club(person)
             return False
         Player.objects.create(full_name=full_name, nickname=nickname, skill_class=skill_class)
         return True
