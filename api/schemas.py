@@ -25,6 +25,26 @@ class Figure(Schema):
     value: str
 
 
+# --- the network's clubs ---------------------------------------------------------------------
+
+
+class ClubRef(Schema):
+    """The club a table, a game or a tournament belongs to."""
+
+    slug: str
+    name: str
+    city: str
+    time_zone: str
+    url: str  # its home page at its first host name ("/" for a club without host names)
+
+
+class Club(ClubRef):
+    address: str
+    hosts: list[str]
+    tables: int  # its active tables
+    live_games: int  # its games in progress now
+
+
 # --- tables and their live games -------------------------------------------------------------
 
 
@@ -77,6 +97,7 @@ class Table(Schema):
     kind_name: str
     status: str
     status_name: str
+    club: ClubRef
 
 
 class TableLive(Table):
@@ -105,6 +126,7 @@ class Game(Schema):
     finished_at: datetime | None
     match_id: int | None
     seats: list[Seat]
+    club: ClubRef
 
 
 class Result(Schema):
@@ -209,6 +231,7 @@ class Tournament(Schema):
     format_name: str
     status: str
     status_name: str
+    club: ClubRef
 
 
 class Entrant(Schema):
@@ -309,6 +332,10 @@ class Page(Schema):
     count: int  # how many in all
     limit: int
     offset: int
+
+
+class ClubPage(Page):
+    items: list[Club]
 
 
 class TablePage(Page):

@@ -1,13 +1,21 @@
 """The API's reads: what each endpoint answers, as plain dicts shaped like ``api.schemas``,
 from the apps' own reads (the boards' scoreboard, the game page's replay, the records'
 aggregates and ratings, a tournament's view). Lists are paged: ``page(rows, limit, offset,
-item)`` counts and slices a queryset, then shapes each row of the page."""
+item)`` counts and slices a queryset, then shapes each row of the page.
 
-from django.db.models import F, Prefetch
+Tables, games and tournaments are the request's club's own (the walls, ``clubs.scoping``):
+each names it (``club``, the same for every item, ``here(request)``). The clubs are the
+network's: every club with the counts of its tables and live games, nothing else of its rows.
+"""
+
+from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from boards.polls import table_fingerprint
 from broadcast.scoreboard import table_scoreboard
+from clubs.models import Club
+from clubs.scoping import all_clubs, club_in_scope
 from games import rules
 from games import selectors as game_selectors
 from games.i18n import render_message
@@ -15,7 +23,7 @@ from games.models import Event, Game, GameStatus, Seat, variant_label
 from games.rules_overview import played_settings
 from players.models import Player
 from records import rating, stats
-from tables.models import TableStatus
+from tables.models import Table, TableStatus
 from tables.selectors import tables_with_status
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Frame, Match, Tournament, TournamentStatus
@@ -32,10 +40,62 @@ def page(rows, limit, offset, item):
     }
 
 
+# --- the network's clubs ----------------------------------------------------------------------
+
+
+def club_ref(club, request):
+    """What names a club: its slug, name, city, time zone and home page (at its first host
+    name, with the request's scheme and port)."""
+    return {
+        "slug": club.slug,
+        "name": club.name,
+        "city": club.city,
+        "time_zone": club.time_zone,
+        "url": club.home_url(request),
+    }
+
+
+def here(request):
+    """The club whose tables, games and tournaments the request reads (its host's)."""
+    return club_ref(club_in_scope(), request)
+
+
+def _count(rows):
+    """The number of ``rows`` of the outer query's club, as a subquery (0 for none)."""
+    counted = rows.order_by().values("club").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def clubs():
+    """The network's clubs by city and name, each with how many active tables it has and how
+    many games are in progress there now: counts of every club's rows (``all_clubs``), in
+    the clubs' one query; nothing else of a club's rows is read (no money, no phones)."""
+    with all_clubs():
+        tables = Table.objects.filter(club=OuterRef("pk"), is_active=True)
+        live = Game.objects.filter(club=OuterRef("pk"), status=GameStatus.IN_PROGRESS)
+        counted = Club.objects.annotate(table_count=_count(tables), live_count=_count(live))
+    return counted.order_by("city", "name", "pk")
+
+
+def club_item(club, request):
+    return club_ref(club, request) | {
+        "address": club.address,
+        "hosts": list(club.hosts),
+        "tables": club.table_count,
+        "live_games": club.live_count,
+    }
+
+
+def club_detail(slug, request):
+    """A club of the network by its slug; None for none."""
+    club = clubs().filter(slug=slug).first()
+    return club_item(club, request) if club is not None else None
+
+
 # --- tables -----------------------------------------------------------------------------------
 
 
-def _table(table):
+def _table(table, club):
     status = TableStatus(table.status)
     return {
         "number": table.number,
@@ -44,6 +104,7 @@ def _table(table):
         "kind_name": str(table.get_kind_display()),
         "status": status.value,
         "status_name": str(status.label),
+        "club": club,
     }
 
 
@@ -52,11 +113,11 @@ def tables():
     return sorted(tables_with_status(), key=lambda table: table.number)
 
 
-def table_item(table):
-    return _table(table)
+def table_item(table, club):
+    return _table(table, club)
 
 
-def table_live(number):
+def table_live(number, club):
     """The table and what its board shows now; None for no such active table."""
     if table_fingerprint(number) is None:
         return None
@@ -64,7 +125,7 @@ def table_live(number):
     if found is None:
         return None
     board = table_scoreboard(number)
-    return _table(found) | {"fingerprint": board["fingerprint"], "live": board["game"]}
+    return _table(found, club) | {"fingerprint": board["fingerprint"], "live": board["game"]}
 
 
 # --- games ------------------------------------------------------------------------------------
@@ -100,7 +161,7 @@ def _seat(seat):
     }
 
 
-def game_item(game):
+def game_item(game, club):
     return {
         "id": game.pk,
         "variant": game.variant,
@@ -111,10 +172,11 @@ def game_item(game):
         "finished_at": game.finished_at,
         "match_id": game.frame_of_match,
         "seats": [_seat(seat) for seat in game.seats.all()],
+        "club": club,
     }
 
 
-def game_detail(pk):
+def game_detail(pk, club):
     """A game with its settings, result and every event with the state after it (the game
     page's replay); None for no such game."""
     game = games().filter(pk=pk).first()
@@ -138,7 +200,7 @@ def game_detail(pk):
         for number, step in enumerate(log, start=1)
     ]
     result = game.result if game.status == GameStatus.FINISHED else None
-    return game_item(game) | {
+    return game_item(game, club) | {
         "settings": [
             {"label": str(label), "value": str(value)}
             for label, value in played_settings(game, variant, seats)
@@ -275,7 +337,7 @@ def tournaments():
     return Tournament.objects.order_by("-date", "-pk")
 
 
-def tournament_item(tournament):
+def tournament_item(tournament, club):
     return {
         "id": tournament.pk,
         "name": tournament.name,
@@ -286,14 +348,15 @@ def tournament_item(tournament):
         "format_name": str(tournament.get_format_display()),
         "status": tournament.status,
         "status_name": str(tournament.get_status_display()),
+        "club": club,
     }
 
 
-def tournament_detail(pk):
+def tournament_detail(pk, club):
     tournament = Tournament.objects.filter(pk=pk).first()
     if tournament is None:
         return None
-    detail = tournament_item(tournament) | {
+    detail = tournament_item(tournament, club) | {
         "rules": tournament.rules,
         "entrants": [],
         "matches": [],

@@ -37,9 +37,11 @@ api = NinjaAPI(
     version="1",
     description=(
         "The club's public data, read-only: tables and their live games, games with their "
-        "events, players' records and ratings, tournaments. Lists are paged (limit, offset). "
-        "A table's live feed is Server-Sent Events in JSON. Texts follow Accept-Language "
-        "(ru, en) or ?lang=."
+        "events, players' records and ratings, tournaments. The club is the one at the "
+        "address asked (each table, game and tournament names it: club); /clubs/ lists "
+        "every club of the network, its city, address, home page and how many tables and "
+        "live games it has. Lists are paged (limit, offset). A table's live feed is "
+        "Server-Sent Events in JSON. Texts follow Accept-Language (ru, en) or ?lang=."
     ),
     urls_namespace="api-v1",
     throttle=[PerClient()],

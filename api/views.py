@@ -7,8 +7,12 @@ tournament to its first match…), for clients and for schemathesis's stateful t
 names one id by its place, never a list's every item, and an id that may be null (a guest's
 seat has no player, a game outside a match has no match) is followed only where it is set.
 ``tests/api/test_links.py`` follows every one on the demo club, and fails if schemathesis
-would infer a link the schema does not declare."""
+would infer a link the schema does not declare.
 
+Tables, games and tournaments are the request's club's (its host's: the walls of
+``clubs.scoping``), each naming it; ``/clubs/`` is the network's."""
+
+from functools import partial
 from typing import Literal
 
 from django.http import Http404
@@ -34,6 +38,7 @@ ERRORS = {
 
 Id = Path(..., ge=1, le=MAX_ID)
 TableNumber = Path(..., ge=1, le=MAX_TABLE)
+Slug = Path(..., min_length=1, max_length=50, pattern=r"^[-a-zA-Z0-9_]+$")
 Limit = Query(50, ge=1, le=100, description="How many items (at most 100).")
 Offset = Query(0, ge=0, le=MAX_OFFSET, description="How many items to skip.")
 VariantKey = Literal[tuple(rules.VARIANTS)]
@@ -68,6 +73,31 @@ def _found(value):
     return value
 
 
+# --- the network's clubs ----------------------------------------------------------------------
+
+
+@router.get(
+    "/clubs/",
+    response={200: schemas.ClubPage, **ERRORS},
+    tags=["clubs"],
+    openapi_extra=links(
+        club=("club", "slug", "/items/0/slug", "The page's first club."),
+    ),
+)
+def clubs(request, limit: int = Limit, offset: int = Offset):
+    """The network's clubs by city: address, time zone, home page, how many tables each has
+    and how many games are live there now. Whichever club's address is asked."""
+    return selectors.page(
+        selectors.clubs(), limit, offset, partial(selectors.club_item, request=request)
+    )
+
+
+@router.get("/clubs/{slug}/", response={200: schemas.Club, **ERRORS}, tags=["clubs"])
+def club(request, slug: str = Slug):
+    """A club of the network by its short name."""
+    return _found(selectors.club_detail(slug, request))
+
+
 # --- tables -----------------------------------------------------------------------------------
 
 
@@ -78,11 +108,13 @@ def _found(value):
     openapi_extra=links(
         table=("table", "number", "/items/0/number", "The page's first table."),
         table_stream=("table_stream", "number", "/items/0/number", "Its live feed."),
+        club=("club", "slug", "/items/0/club/slug", "The club of the tables."),
     ),
 )
 def tables(request, limit: int = Limit, offset: int = Offset):
     """The club's active tables and whether each is free, in play or out of service."""
-    return selectors.page(selectors.tables(), limit, offset, selectors.table_item)
+    item = partial(selectors.table_item, club=selectors.here(request))
+    return selectors.page(selectors.tables(), limit, offset, item)
 
 
 @router.get(
@@ -92,11 +124,12 @@ def tables(request, limit: int = Limit, offset: int = Offset):
     openapi_extra=links(
         game=("game", "game_id", "/live/id", "The game in play (none while free)."),
         match=("match", "match_id", "/live/match/id", "Its match, if it is a frame of one."),
+        club=("club", "slug", "/club/slug", "Its club."),
     ),
 )
 def table(request, number: int = TableNumber):
     """A table and its live game: what its board shows now (``live`` is null while free)."""
-    return _found(selectors.table_live(number))
+    return _found(selectors.table_live(number, selectors.here(request)))
 
 
 @router.get(
@@ -121,7 +154,7 @@ def table(request, number: int = TableNumber):
 )
 def table_stream(request, number: int = TableNumber):
     """The table's live feed (Server-Sent Events in JSON), pushed the moment it changes."""
-    _found(selectors.table_live(number))
+    _found(selectors.table_live(number, selectors.here(request)))
     return stream_response(request, feeds.table_feed(number), get_language())
 
 
@@ -141,6 +174,7 @@ def table_stream(request, number: int = TableNumber):
             "/items/0/seats/0/player_id",
             "Its first seat's player (none for a guest).",
         ),
+        club=("club", "slug", "/items/0/club/slug", "The club of the games."),
     ),
 )
 def games(
@@ -154,7 +188,8 @@ def games(
 ):
     """Games, newest first; filtered by status, game, table number or player."""
     found = selectors.games(status=status, variant=variant, table=table, player=player)
-    return selectors.page(found, limit, offset, selectors.game_item)
+    item = partial(selectors.game_item, club=selectors.here(request))
+    return selectors.page(found, limit, offset, item)
 
 
 @router.get(
@@ -170,11 +205,12 @@ def games(
             "The first seat's player (none for a guest).",
         ),
         player_2=("player", "player_id", "/seats/1/player_id", "The second seat's player."),
+        club=("club", "slug", "/club/slug", "Its club."),
     ),
 )
 def game(request, game_id: int = Id):
     """A game: its settings, result and every event with the state after it."""
-    return _found(selectors.game_detail(game_id))
+    return _found(selectors.game_detail(game_id, selectors.here(request)))
 
 
 # --- players and ratings ----------------------------------------------------------------------
@@ -236,11 +272,13 @@ def ratings(request, family: FamilyKey, limit: int = Limit, offset: int = Offset
     tags=["tournaments"],
     openapi_extra=links(
         tournament=("tournament", "tournament_id", "/items/0/id", "The newest tournament."),
+        club=("club", "slug", "/items/0/club/slug", "The club of the tournaments."),
     ),
 )
 def tournaments(request, limit: int = Limit, offset: int = Offset):
     """Tournaments, the newest first."""
-    return selectors.page(selectors.tournaments(), limit, offset, selectors.tournament_item)
+    item = partial(selectors.tournament_item, club=selectors.here(request))
+    return selectors.page(selectors.tournaments(), limit, offset, item)
 
 
 @router.get(
@@ -260,11 +298,12 @@ def tournaments(request, limit: int = Limit, offset: int = Offset):
             "/matches/0/match_id",
             "The bracket's first match, once it is played.",
         ),
+        club=("club", "slug", "/club/slug", "Its club."),
     ),
 )
 def tournament(request, tournament_id: int = Id):
     """A tournament: entrants, every match of its bracket, group standings, places."""
-    return _found(selectors.tournament_detail(tournament_id))
+    return _found(selectors.tournament_detail(tournament_id, selectors.here(request)))
 
 
 @router.get(

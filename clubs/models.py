@@ -3,6 +3,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.http.request import split_domain_port
 from django.utils.translation import gettext_lazy as _
 
 from clubs.scoping import ClubOwned
@@ -56,6 +57,15 @@ class Club(models.Model):
     def save(self, *args, **kwargs):
         self.hosts = normalized_hosts(self.hosts)
         super().save(*args, **kwargs)
+
+    def home_url(self, request):
+        """The club's home page at its first host name, with the scheme and the port of
+        ``request`` (the network's clubs are served by one site); ``/`` for a club without
+        host names, the only club, which answers any address."""
+        if not self.hosts:
+            return "/"
+        _domain, port = split_domain_port(request.get_host())
+        return f"{request.scheme}://{self.hosts[0]}{f':{port}' if port else ''}/"
 
     def clean(self):
         super().clean()

@@ -20,6 +20,7 @@ handler500 = "clubsite.middleware.server_error"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("network/", views.network, name="network"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

@@ -12,6 +12,10 @@ ALLOWED = {
     "Error": {"detail"},
     "ValidationProblem": {"detail", "errors"},
     "Figure": {"label", "value"},
+    "ClubRef": {"slug", "name", "city", "time_zone", "url"},
+    "Club": {
+        "slug", "name", "city", "time_zone", "url", "address", "hosts", "tables", "live_games",
+    },
     "LiveSeat": {"position", "name", "score", "to_play", "winner", "role"},
     "TournamentRef": {"id", "name"},
     "LiveMatch": {"id", "race_to", "frame", "frames", "finished", "tournament"},
@@ -20,14 +24,15 @@ ALLOWED = {
         "score_caption", "seats", "key_figure", "last_event", "handicap", "result", "disputed",
         "match",
     },
-    "Table": {"number", "name", "kind", "kind_name", "status", "status_name"},
+    "Table": {"number", "name", "kind", "kind_name", "status", "status_name", "club"},
     "TableLive": {
-        "number", "name", "kind", "kind_name", "status", "status_name", "fingerprint", "live",
+        "number", "name", "kind", "kind_name", "status", "status_name", "club", "fingerprint",
+        "live",
     },
     "Seat": {"position", "name", "player_id", "score", "outcome"},
     "Game": {
         "id", "variant", "variant_name", "table", "status", "started_at", "finished_at",
-        "match_id", "seats",
+        "match_id", "seats", "club",
     },
     "Result": {"winners", "draw"},
     "State": {"scores", "to_play", "finished", "figures"},
@@ -37,7 +42,7 @@ ALLOWED = {
     },
     "GameDetail": {
         "id", "variant", "variant_name", "table", "status", "started_at", "finished_at",
-        "match_id", "seats", "settings", "result", "events", "replay_error",
+        "match_id", "seats", "club", "settings", "result", "events", "replay_error",
     },
     "Player": {"id", "name", "full_name", "nickname", "skill_class", "skill_class_name"},
     "RecordFigure": {"key", "label", "value"},
@@ -54,7 +59,7 @@ ALLOWED = {
     "RatingRow": {"rank", "player_id", "name", "rating", "games"},
     "Tournament": {
         "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
-        "status_name",
+        "status_name", "club",
     },
     "Entrant": {"seed", "name", "player_id", "withdrawn"},
     "TournamentMatch": {
@@ -70,7 +75,7 @@ ALLOWED = {
     "Place": {"place", "seed", "name"},
     "TournamentDetail": {
         "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
-        "status_name", "rules", "entrants", "matches", "groups", "places", "champion",
+        "status_name", "club", "rules", "entrants", "matches", "groups", "places", "champion",
     },
     "Frame": {"number", "game_id", "breaker", "status", "winner"},
     "Match": {
@@ -80,7 +85,8 @@ ALLOWED = {
     },
     **{
         page: {"count", "limit", "offset", "items"}
-        for page in ("TablePage", "GamePage", "PlayerPage", "RatingPage", "TournamentPage")
+        for page in ("ClubPage", "TablePage", "GamePage", "PlayerPage", "RatingPage",
+                     "TournamentPage")
     },
 }  # fmt: skip
 PRIVATE = ("phone", "email", "mail", "note", "bill", "payment", "staff", "user", "marker",

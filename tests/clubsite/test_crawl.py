@@ -1,6 +1,7 @@
 """Every page of the demo club answers without a server error, for every role.
 
-The crawl starts at the home page and follows every same-site ``href`` and ``hx-get`` (GET
+The crawl starts at the home page (and the network's page, which a site of one club does not
+link) and follows every same-site ``href`` and ``hx-get`` (GET
 only; log-out and delete links are skipped) as an anonymous spectator, as the marker, as
 the admin and as a player signed in on his phone (the demo's «Сокол»: his own page, the
 start of a game without a marker, the tournaments' sign-up). Pages of one kind are sampled
@@ -41,6 +42,9 @@ PER_VIEW = 15  # pages of one view without a query string (every player, every t
 PER_ADMIN_VIEW = 4  # pages of one view of the Django admin
 PER_QUERY = 4  # pages of one view with a query string (sort orders, filters, pages)
 MAX_REQUESTS = 900  # a guard: the crawl of the demo club needs a few hundred
+# Where the crawl starts: the home page, and the pages it links only on a site of several
+# clubs (the network's page).
+START = ("/", "/network/")
 
 
 class Links(HTMLParser):
@@ -127,7 +131,7 @@ class Crawl:
         return (match.view_name, bool(query), htmx, variant), PER_QUERY if query else PER_VIEW
 
     def run(self):
-        queue = deque([("/", False)])
+        queue = deque((url, False) for url in START)
         while queue and self.requests < MAX_REQUESTS:
             url, htmx = queue.popleft()
             parts = urlsplit(url)
