@@ -164,7 +164,9 @@ def apply_game(state: Ratings, game: RatedGame) -> None:
 
 
 def _finished(family: str):
-    return Game.objects.filter(status=GameStatus.FINISHED, variant__in=families()[family])
+    # The network's games: a rating is one per person across the clubs he plays at (and one
+    # set of stored rows for the site, which a club's games alone would keep recomputing).
+    return Game.everywhere.filter(status=GameStatus.FINISHED, variant__in=families()[family])
 
 
 def _after(cursor, prefix=""):
@@ -194,7 +196,7 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
     )
     if not games:
         return []
-    seats = Seat.objects.order_by("game_id", "position").values_list(
+    seats = Seat.everywhere.order_by("game_id", "position").values_list(
         "game_id", "player_id", "outcome", "score"
     )
     if after is None:
@@ -291,9 +293,9 @@ def newest_finished_game():
     query of two indexed lookups. A game scored by its players counts from its confirmation
     (``games.services.confirm_game``) but keeps its own end, which may be older than the
     newest finished game: its confirmation moment changes the stamps too."""
-    confirmed = Game.objects.filter(confirmed_at__isnull=False).order_by("-confirmed_at")
+    confirmed = Game.everywhere.filter(confirmed_at__isnull=False).order_by("-confirmed_at")
     return (
-        Game.objects.filter(status=GameStatus.FINISHED)
+        Game.everywhere.filter(status=GameStatus.FINISHED)
         .order_by("-finished_at", "-id")
         .annotate(confirmed=Subquery(confirmed.values("confirmed_at")[:1]))
         .values_list("id", "finished_at", "confirmed")
