@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from clubs.current import club_for_host, current_club, using_club
+from clubs.current import club_for_host, current_club, each_club, using_club
 from clubs.models import Club
 from games.models import Event
 from tests.factories import TableFactory, ev, record, start
@@ -141,6 +141,15 @@ def test_a_database_without_clubs_answers_as_the_settings_club(client, settings)
     response = client.get("/")
     assert response.status_code == 200
     assert "Луза на Таганке" in response.text
+
+
+def test_a_database_without_clubs_has_the_settings_club_for_each_club(settings):
+    """The processes that serve every club (the register's worker) serve the settings' club
+    of a database that holds none yet, as a request does: not nothing."""
+    Club.objects.all().delete()
+    settings.CLUB_NAME = "Луза на Таганке"
+    assert [club.name for club in each_club()] == ["Луза на Таганке"]
+    assert current_club() is None
 
 
 def test_clubs_that_cannot_be_read_are_no_server_error(client, monkeypatch):
