@@ -16,13 +16,21 @@ from live.streams import Feed
 from tables.models import Table
 
 KNOWN_TABLES_SECONDS = 10  # how long this process trusts its list of the tables' numbers
-_known = {"numbers": frozenset(), "until": 0.0}
+_known = {}  # the club's live namespace -> (its tables' numbers, trusted until)
+
+
+def table_feed(number):
+    """A table board's feed: one object per table of a club, shared by all its screens (each
+    screen keeps a reference to it, not a copy: bench/board_push.py counts a stream's
+    bytes)."""
+    return _table_feed(number, topics.current_namespace())
 
 
 @lru_cache(maxsize=1024)
-def table_feed(number):
-    """A table board's feed: one object per table, shared by all its screens (each screen
-    keeps a reference to it, not a copy: bench/board_push.py counts a stream's bytes)."""
+def _table_feed(number, namespace):
+    # Kept by the club's live namespace too (``live.topics``): the feed names its topic and
+    # memo in the namespace it is made in, and table 3 of one club is not table 3 of another
+    # (nor a single club's after a test of several).
     key = f"t{number}"
 
     def snapshot():
@@ -32,8 +40,12 @@ def table_feed(number):
     return Feed(key=key, topic=topics.table(number), event="board", snapshot=snapshot)
 
 
-@lru_cache(maxsize=1)
 def wall_feed():
+    return _wall_feed(topics.current_namespace())
+
+
+@lru_cache(maxsize=64)
+def _wall_feed(namespace):  # by the club's live namespace, as ``_table_feed``
     def snapshot():
         fp = wall_fingerprint()
         return fp, rendered("wall", fp, get_language(), render_wall)
@@ -60,16 +72,18 @@ def feed_for_path(path):
 
 def forget_tables():
     """This process reads the tables' numbers afresh on the next stream (tests)."""
-    _known["until"] = 0.0
+    _known.clear()
 
 
 def table_exists(number):
-    """Whether table ``number`` exists: from this process's list of the numbers, read at most
-    every ``KNOWN_TABLES_SECONDS`` (10,000 phones opening a final's stream cost one query,
-    not one each); a number not on it is looked up, so a new table is found at once."""
-    if time.monotonic() >= _known["until"]:
-        _known["numbers"] = frozenset(Table.objects.values_list("number", flat=True))
-        _known["until"] = time.monotonic() + KNOWN_TABLES_SECONDS
-    if number in _known["numbers"]:
+    """Whether table ``number`` exists: from this process's list of the club's numbers, read
+    at most every ``KNOWN_TABLES_SECONDS`` (10,000 phones opening a final's stream cost one
+    query, not one each); a number not on it is looked up, so a new table is found at once."""
+    namespace = topics.current_namespace()  # the club's (one list of a site of one club)
+    numbers, until = _known.get(namespace, (frozenset(), 0.0))
+    if time.monotonic() >= until:
+        numbers = frozenset(Table.objects.values_list("number", flat=True))
+        _known[namespace] = (numbers, time.monotonic() + KNOWN_TABLES_SECONDS)
+    if number in numbers:
         return True
     return Table.objects.filter(number=number).exists()

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 
 from games.models import Game, GameStatus
+from live import topics
 from tables.models import Table
 
 RESULT_SHOWN_FOR = timedelta(minutes=15)  # how long a finished game stays on its board
@@ -122,8 +123,9 @@ def answer_poll(shown, fp, key, language, render):
 def rendered(key, fp, language, render):
     """Board ``key``'s fragment for fingerprint ``fp`` in ``language``: from the render cache,
     else ``render()``'d and cached. The polls and the pushed streams (``boards.feeds``) share
-    it: one render per change and language."""
-    cache_key = f"boards:{key}:{fp}:{language}"
+    it: one render per change and language. Kept in the club's live namespace
+    (``live.topics``): a free table 3 of one club is not another's (its club's name)."""
+    cache_key = f"boards:{topics.named(key)}:{fp}:{language}"
     html = cache.get(cache_key)
     if html is None:
         html = render()

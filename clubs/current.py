@@ -57,9 +57,11 @@ def working_club():
 
 def each_club():
     """Each club of the site in turn, the loop's body working for it (``using_club``): the
-    processes that serve the whole site (the register's worker)."""
+    processes that serve the whole site (the register's worker). A database that holds no
+    club yet (a test database just flushed) serves the club the settings describe, as a
+    request does (``only_club``)."""
     _clubs()  # read: a network's clubs each work in their own live namespace
-    for club in club_models.Club.objects.order_by("pk"):
+    for club in list(club_models.Club.objects.order_by("pk")) or [only_club()]:
         with using_club(club):
             yield club
 

@@ -1,3 +1,4 @@
+import contextvars
 import logging
 
 from django.core.exceptions import DisallowedHost
@@ -49,15 +50,26 @@ class ClubMiddleware:
         request.club = club
         with using_club(club):
             response = self.get_response(request)
+            within = contextvars.copy_context()  # the club, its zone, its live topics
         if response.streaming and not response.is_async:  # a CSV export read as it is sent
-            response.streaming_content = _within(club, response.streaming_content)
+            response.streaming_content = _within(within, response.streaming_content)
         return response
 
 
-def _within(club, chunks):
-    """A streamed response's chunks, made within its club (after the view returned)."""
-    with using_club(club):
-        yield from chunks
+def _within(context, chunks):
+    """A streamed response's chunks, each made within the request's club (after the view
+    returned): in ``context``, a copy of the request's, never in the context of whoever
+    reads them. A ``with using_club`` around a ``yield`` would set the club in the reader's
+    context (a generator has none of its own) and leave it there while the stream is open,
+    and after it if it is never read to its end: the server's thread, or a test, would go on
+    working for that club (and a test for a club its database no longer has)."""
+    iterator = iter(chunks)
+    while True:
+        try:
+            chunk = context.run(next, iterator)
+        except StopIteration:
+            return
+        yield chunk
 
 
 def no_club_here(request):

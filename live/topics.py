@@ -24,6 +24,12 @@ def namespace(name):
         _namespace.reset(token)
 
 
+def current_namespace():
+    """The namespace the topics are named in now ("" for none): what a memo of feeds made
+    once per topic keys them by, beside the topic (``boards.feeds``)."""
+    return _namespace.get()
+
+
 def named(topic):
     """``topic`` (or a tuple of topics) in the current namespace."""
     name = _namespace.get()

@@ -315,7 +315,7 @@ def test_home_and_board_show_the_elapsed_time(client, tariffs, table, cashier):
     assert 'id="table-clock"' in board and "1:05:" in board
     strip = client.get(reverse("billing:board_clock", args=[1])).content.decode()
     assert "board-clock-total" not in strip  # the club shows no running total by default
-    BillingSettings.objects.filter(pk=1).update(show_running_total=True)
+    BillingSettings.objects.update(show_running_total=True)  # the club's row (issue 32)
     strip = client.get(reverse("billing:board_clock", args=[1])).content.decode()
     assert "board-clock-total" in strip
     assert client.get(reverse("billing:board_clock", args=[99])).status_code == 404

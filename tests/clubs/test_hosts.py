@@ -6,8 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
-from clubs.current import club_for_host, current_club, using_club
+from clubs.current import club_for_host, current_club, each_club, using_club
 from clubs.models import Club
 from games.models import Event
 from tests.factories import TableFactory, ev, record, start
@@ -109,8 +110,6 @@ def test_a_saved_club_is_read_again(client, first_club, settings):
 
 
 def test_using_club_sets_the_club_and_its_zone(first_club):
-    from django.utils import timezone
-
     club = Club(name="Иркутск", slug="irk", time_zone="Asia/Irkutsk")
     assert current_club() is None
     with using_club(club):
@@ -120,6 +119,21 @@ def test_using_club_sets_the_club_and_its_zone(first_club):
     assert timezone.get_current_timezone_name() != "Asia/Irkutsk"
 
 
+def test_a_stream_read_in_part_leaves_its_reader_outside_the_club(client, two_clubs, settings):
+    """A streamed response's chunks are made within the request's club, never in the
+    context of whoever reads them: a reader that stops before the end (a screen that went
+    away, a test) is not left working for that club, its zone or its live topics."""
+    settings.ALLOWED_HOSTS = ["*"]
+    with using_club(two_clubs[1]):
+        TableFactory(number=3)  # the second club's only table
+    stream = client.get("/tables/3/board/stream/", {"fp": "x"}, headers={"host": "sokol.example"})
+    chunks = iter(stream.streaming_content)
+    assert next(chunks) == b"retry: 1000\n\n"
+    assert '<p class="free-club">Сокол</p>' in next(chunks).decode()  # within its club
+    assert current_club() is None
+    assert timezone.get_current_timezone_name() != "Asia/Yekaterinburg"
+
+
 def test_a_database_without_clubs_answers_as_the_settings_club(client, settings):
     """A flushed test database (or one before its migration) serves the club of the settings."""
     Club.objects.all().delete()
@@ -127,6 +141,15 @@ def test_a_database_without_clubs_answers_as_the_settings_club(client, settings)
     response = client.get("/")
     assert response.status_code == 200
     assert "Луза на Таганке" in response.text
+
+
+def test_a_database_without_clubs_has_the_settings_club_for_each_club(settings):
+    """The processes that serve every club (the register's worker) serve the settings' club
+    of a database that holds none yet, as a request does: not nothing."""
+    Club.objects.all().delete()
+    settings.CLUB_NAME = "Луза на Таганке"
+    assert [club.name for club in each_club()] == ["Луза на Таганке"]
+    assert current_club() is None
 
 
 def test_clubs_that_cannot_be_read_are_no_server_error(client, monkeypatch):

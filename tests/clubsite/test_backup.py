@@ -21,20 +21,24 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def rows_of(model):
-    """The model's rows; a reference to a user by his username, since the backup keeps users
-    by their natural key (a restored user may get another id)."""
-    usernames = dict(User.objects.values_list("pk", "username"))
-    user_columns = [
-        field.attname
+    """The model's rows; a reference to a user by his username and to a group (a staff
+    role's) by its name, since the backup keeps users and groups by their natural keys (a
+    restored one may get another id: the roles' groups are made again by ``migrate``)."""
+    names = {
+        User: dict(User.objects.values_list("pk", "username")),
+        Group: dict(Group.objects.values_list("pk", "name")),
+    }
+    named_columns = {
+        field.attname: names[field.related_model]
         for field in model._meta.concrete_fields
-        if field.is_relation and field.related_model is User
-    ]
+        if field.is_relation and field.related_model in names
+    }
     rows = list(model.objects.order_by("pk").values())
     for row in rows:
         if model is User:
             del row["id"]
-        for column in user_columns:
-            row[column] = usernames.get(row[column], row[column])
+        for column, by_pk in named_columns.items():
+            row[column] = by_pk.get(row[column], row[column])
     return rows
 
 
@@ -102,6 +106,8 @@ def test_the_demo_club_survives_a_backup_and_a_restore_into_an_empty_database(tm
     assert f"Backed up the club to {backup}" in out.getvalue()
     dumped = json.loads(gzip.decompress(backup.read_bytes()))
     assert {"players.player", "games.event", "auth.user"} <= {row["model"] for row in dumped}
+    roles = [row["fields"] for row in dumped if row["model"] == "clubs.staffrole"]
+    assert roles and all(isinstance(role["group"], list) for role in roles)  # by its name
     assert list(tmp_path.iterdir()) == [backup]  # no partial file left behind
 
     call_command("flush", interactive=False)
