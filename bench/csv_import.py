@@ -99,6 +99,7 @@ def main():
         assert preview.status_code == 200 and plan.ok, [r.errors for r in plan.bad_rows][:3]
         expected = {
             "new": rows - len(players),
+            "linked": 0,  # every player the file names is on this club's roster
             "updated": sum(1 for n in range(len(players)) if n % 3 == 1),
         }
         expected["unchanged"] = len(players) - expected["updated"]

@@ -441,9 +441,9 @@ def write_rows(rows):
         elif row.action == "linked":
             linked.append(row.player)
     Player.objects.bulk_create(new, batch_size=500)
-    # The new players and the network's people the file names join this club's roster.
+    # The network's people the file names join this club's roster (the new ones did above).
     Membership.objects.bulk_create(
-        [Membership(player=player) for player in [*new, *linked]],
+        [Membership(player=player) for player in linked],
         batch_size=500,
         ignore_conflicts=True,
     )

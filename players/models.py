@@ -87,6 +87,19 @@ class MembersManager(models.Manager):
             )
         )
 
+    def bulk_create(self, objs, *args, **kwargs):
+        """New people made in bulk join the club in scope's roster, as those saved one by
+        one (``Player.save``); an "insert or update" of existing people changes no roster."""
+        objs = super().bulk_create(objs, *args, **kwargs)
+        club = None if kwargs.get("update_conflicts") else current_club() or only_club()
+        if club is not None and club.pk is not None:
+            Membership.everywhere.bulk_create(
+                [Membership(club=club, player=obj) for obj in objs if obj.pk],
+                batch_size=1000,
+                ignore_conflicts=True,
+            )
+        return objs
+
 
 class Player(models.Model):
     full_name = models.CharField(_("full name"), max_length=150)

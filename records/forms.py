@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from games.models import variant_label
 from players.models import Player
 from records import handicap
+from toolbox import forms as ascii_forms
 from toolbox.forms import RosterSelect
 
 
@@ -41,8 +42,8 @@ class HandicapAdviceForm(forms.Form):
 class MergeForm(forms.Form):
     """The network admin's merge: the person merged (his record closed) into the one kept."""
 
-    source = forms.IntegerField(label=_("Merge (number)"), min_value=1)
-    target = forms.IntegerField(label=_("into (number)"), min_value=1)
+    source = ascii_forms.IntegerField(label=_("Merge (number)"), min_value=1)
+    target = ascii_forms.IntegerField(label=_("into (number)"), min_value=1)
 
     def clean(self):
         data = super().clean()
