@@ -13,6 +13,7 @@ from django.core.management import call_command
 from clubs.current import forget_clubs, using_club
 from clubs.models import Club, StaffRole
 from games.models import Game
+from tables.models import Table
 from tests.factories import UserFactory, ev, player, record, start, table
 from toolbox.roles import CASHIERS, MARKERS
 
@@ -60,3 +61,25 @@ def test_one_clubs_backup_holds_it_alone_and_restores_as_a_site_of_one_club(tmp_
         ("sokol-cashier", CASHIERS),
     }
     assert not User.objects.filter(username__startswith="luza-").exists()
+
+
+def test_a_backups_club_takes_the_place_of_an_empty_club_of_its_short_name(tmp_path):
+    """The empty database's one club (migrate's, or one a server made from the settings on a
+    database flushed for the restore) may share the backup's club's short name under another
+    id: the backup's club takes its place all the same."""
+    home = Club.objects.get()
+    with using_club(home):
+        table(3)
+    path = tmp_path / "club.json.gz"
+    call_command("backup_club", str(path), stdout=StringIO())
+    call_command("flush", interactive=False)  # (its ids start again at 1)
+    Club.objects.create(name="Прежний", slug="earlier", time_zone="UTC").delete()
+    empty = Club.objects.create(name="Пустой", slug=home.slug, time_zone="UTC")
+    assert empty.pk != home.pk
+    forget_clubs()
+
+    call_command("restore_club", str(path), stdout=StringIO())
+    forget_clubs()
+    assert list(Club.objects.values_list("pk", "slug", "name")) == [(home.pk, home.slug, home.name)]
+    with using_club(Club.objects.get()):
+        assert list(Table.objects.values_list("number", flat=True)) == [3]

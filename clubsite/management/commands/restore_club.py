@@ -68,13 +68,15 @@ class Command(BaseCommand):
                 "`manage.py flush`)."
             )
         club_model = apps.get_model("clubs", "Club")
-        made_by_migrate = set(club_model.objects.values_list("pk", flat=True))
+        rows = json.loads(gzip.decompress(source.read_bytes()))
         with transaction.atomic(), tempfile.TemporaryDirectory() as folder:
-            call_command("loaddata", str(walled(source, Path(folder))), verbosity=0)
-            # A backup of one club of a network (``backup_club --club``) brings its club
-            # under its own id: it takes the place of the one ``migrate`` made.
-            if club_model.objects.exclude(pk__in=made_by_migrate).exists():
-                club_model.objects.filter(pk__in=made_by_migrate).delete()
+            # A backup that has its club (any since the network, ``backup_club --club``)
+            # brings it under its own id and short name: it takes the place of the one
+            # ``migrate`` made (no club data: refused above otherwise), which goes first,
+            # since the two may share a short name under other ids.
+            if any(row["model"] == "clubs.club" for row in rows):
+                club_model.objects.all().delete()
+            call_command("loaddata", str(walled(source, rows, Path(folder))), verbosity=0)
             roles_from_groups(club_model.objects.order_by("pk").first())
         forget_clubs()
         games = apps.get_model("games", "Game")._base_manager.count()
@@ -82,10 +84,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Restored {source}: {players} players, {games} games.")
 
 
-def walled(source, folder):
-    """``source``, or where it is older than the clubs' walls, a copy of it in ``folder``
-    whose rows of a club name their club (the one it holds, else the one migrate made)."""
-    rows = json.loads(gzip.decompress(source.read_bytes()))
+def walled(source, rows, folder):
+    """``source`` (whose ``rows`` these are), or where it is older than the clubs' walls, a
+    copy of it in ``folder`` whose rows of a club name their club (the one it holds, else
+    the one migrate made)."""
     owned = {model._meta.label_lower for model in apps.get_models() if issubclass(model, ClubOwned)}
     older = [row for row in rows if row["model"] in owned and "club" not in row["fields"]]
     if not older:
