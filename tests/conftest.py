@@ -11,6 +11,7 @@ from django.core.cache.backends.redis import RedisCacheClient
 
 from boards import feeds as board_feeds
 from clubs.current import club_for_host, forget_clubs
+from clubs.models import Club
 from live import hub as hubs
 from live import streams
 from records import rating
@@ -236,3 +237,21 @@ def pytest_xdist_auto_num_workers(config):
 def pytest_configure(config):
     # WhiteNoise warns that STATIC_ROOT is missing: the tests need no collectstatic.
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+
+
+@pytest.fixture
+def home_and_sokol(settings):
+    """Two clubs of one network: the first club at ``testserver`` (the test client's host)
+    and «Сокол» at ``sokol.example`` (Omsk time)."""
+    settings.ALLOWED_HOSTS = ["testserver", "sokol.example"]
+    home = Club.objects.order_by("pk").first() or Club.objects.create(
+        name="Луза", slug="luza", time_zone="Europe/Moscow"
+    )
+    home.hosts = ["testserver"]
+    home.save()
+    other = Club.objects.create(
+        name="Сокол", slug="sokol", hosts=["sokol.example"], time_zone="Asia/Omsk", city="Омск"
+    )
+    forget_clubs()
+    yield home, other
+    forget_clubs()

@@ -9,8 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from billing.models import Reservation
-from clubs.current import forget_clubs, using_club
-from clubs.models import Club
+from clubs.current import using_club
 from players.models import Membership
 from tests.factories import GameFactory, TableFactory
 
@@ -20,19 +19,8 @@ HOME, OTHER = "testserver", "sokol.example"
 
 
 @pytest.fixture
-def clubs(settings):
-    settings.ALLOWED_HOSTS = [HOME, OTHER]
-    home = Club.objects.order_by("pk").first() or Club.objects.create(
-        name="Луза", slug="luza", time_zone="Europe/Moscow"
-    )
-    home.hosts = [HOME]
-    home.save()
-    other = Club.objects.create(
-        name="Сокол", slug="sokol", hosts=[OTHER], time_zone="Asia/Omsk", city="Омск"
-    )
-    forget_clubs()
-    yield home, other
-    forget_clubs()
+def clubs(home_and_sokol):
+    return home_and_sokol
 
 
 def page_at(host, player):

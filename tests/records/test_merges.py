@@ -7,8 +7,7 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 
-from clubs.current import forget_clubs, using_club
-from clubs.models import Club
+from clubs.current import using_club
 from games.models import Seat
 from players.models import Membership, Player
 from records import merges
@@ -22,17 +21,8 @@ HOME, OTHER = "testserver", "sokol.example"
 
 
 @pytest.fixture
-def clubs(settings):
-    settings.ALLOWED_HOSTS = [HOME, OTHER]
-    home = Club.objects.order_by("pk").first() or Club.objects.create(
-        name="Луза", slug="luza", time_zone="Europe/Moscow"
-    )
-    home.hosts = [HOME]
-    home.save()
-    other = Club.objects.create(name="Сокол", slug="sokol", hosts=[OTHER], time_zone="Asia/Omsk")
-    forget_clubs()
-    yield home, other
-    forget_clubs()
+def clubs(home_and_sokol):
+    return home_and_sokol
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ seconds a page at two million games)."""
 
 import pytest
 
-from clubs.current import forget_clubs, using_club
-from clubs.models import Club
+from clubs.current import using_club
 from players.models import Membership
 from records import rating
 from records.models import RatingLedger
@@ -16,18 +15,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def clubs():
-    home = Club.objects.order_by("pk").first() or Club.objects.create(
-        name="Луза", slug="luza", time_zone="Europe/Moscow"
-    )
-    home.hosts = ["testserver"]
-    home.save()
-    other = Club.objects.create(
-        name="Сокол", slug="sokol", hosts=["sokol.example"], time_zone="UTC"
-    )
-    forget_clubs()
-    yield home, other
-    forget_clubs()
+def clubs(home_and_sokol):
+    return home_and_sokol
 
 
 def test_the_games_of_every_club_count_once_and_are_not_recomputed_per_club(clubs, monkeypatch):
