@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 
-from players.models import Membership, Player, search_key
-from players.selectors import phone_digits
+from players.models import Player, search_key
+from players.selectors import clubs_of, phone_digits
 from records.merges import person_links
 from records.models import PersonMerge
 
@@ -24,21 +24,13 @@ class Person:
 
 def person_summary(player):
     """The person, his clubs and how many rows of each kind name him (every club's)."""
-    person = Person(player, clubs=clubs_of([player.pk]).get(player.pk, []))
+    person = Person(player, clubs=clubs_of([player]).get(player.pk, []))
     for model, link in person_links():
         count = model._base_manager.filter(**{link.name: player}).count()
         if count:
             label = str(model._meta.verbose_name_plural)
             person.rows[label] = person.rows.get(label, 0) + count
     return person
-
-
-def clubs_of(ids):
-    found = defaultdict(list)
-    rows = Membership.everywhere.filter(player__in=ids).select_related("club")
-    for membership in rows.order_by("club__name"):
-        found[membership.player_id].append(membership.club.name)
-    return found
 
 
 def likely_duplicates(query=""):
@@ -66,7 +58,7 @@ def likely_duplicates(query=""):
             seen.add(ids)
             groups.append((why, players))
     groups = groups[:MAX_GROUPS]
-    clubs = clubs_of([player.pk for _why, players in groups for player in players])
+    clubs = clubs_of([player for _why, players in groups for player in players])
     return [
         (why, [Person(player, clubs=clubs.get(player.pk, [])) for player in players])
         for why, players in groups
