@@ -8,7 +8,7 @@ private one (phone, e-mail, notes, bills, staff, users) cannot slip in through a
 
 from datetime import date, datetime
 
-from ninja import Schema
+from ninja import Field, Schema
 
 
 class Error(Schema):
@@ -62,6 +62,31 @@ class TournamentRef(Schema):
     name: str
 
 
+class TournamentAtClub(TournamentRef):
+    """A tournament named with its club: a network's series has stages at several clubs, and
+    a tournament's own answer is found at its club's address only."""
+
+    club: ClubRef
+
+
+class MatchOdds(Schema):
+    """A match's odds from the two ratings (Glicko-2) as it started, each frame on its own:
+    the first side's chances — player A's in a match's answer, seat 1's in a live game's (the
+    order of its ``frames``) — of one frame, of the race before it and now from the frame
+    score; the fair race: the head start in frames that brings it closest to even, which
+    side receives it (1: the first, 2: the second; null: none) and the first side's chance
+    with it; whose rating is provisional (too few games: uncertain odds), in the same order.
+    """
+
+    frame: float
+    race: float
+    race_now: float
+    fair_head_start: int
+    fair_receiver: int | None
+    fair_probability: float
+    provisional: list[bool]
+
+
 class LiveMatch(Schema):
     id: int
     race_to: int
@@ -69,6 +94,7 @@ class LiveMatch(Schema):
     frames: list[int]  # frames won, in the seats' order
     finished: bool
     tournament: TournamentRef | None
+    odds: MatchOdds | None  # null: decided without play
 
 
 class LiveGame(Schema):
@@ -196,12 +222,42 @@ class PlayerRating(Schema):
     family: str
     family_name: str
     rating: int
+    deviation: int = Field(description="± how sure the rating is (Glicko-2's deviation), today")
+    provisional: bool = Field(description="Too few games or too uncertain to rank")
     games: int
+
+
+class Performance(Schema):
+    performance: int = Field(
+        description="The rating that would have predicted the results: against each "
+        "opponent's rating before the game (a handicap game as its handicap made it)"
+    )
+    error: int = Field(description="± its standard error")
+    games: int = Field(description="Rated games counted")
+    results: int = Field(description="Results counted: one per other player of each game")
+    score: float = Field(description="Points made: 1 a win, 0.5 a draw")
+    rating_before: int = Field(description="The rating going in (before the first game)")
+    deviation_before: int
+
+
+class PlayerPerformance(Performance):
+    family: str
+    family_name: str
+    month: str | None = Field(
+        description="YYYY-MM, the month in the club's time zone; null for a tournament"
+    )
+    tournament: TournamentAtClub | None = Field(
+        description="The club's tournament; null for a month"
+    )
 
 
 class PlayerDetail(Player):
     records: list[Record]
     ratings: list[PlayerRating]
+    performances: list[PlayerPerformance] = Field(
+        description="His performance in each of his last months of each family, then in "
+        "each of his tournaments at the club"
+    )
 
 
 class RatingFamily(Schema):
@@ -211,10 +267,15 @@ class RatingFamily(Schema):
 
 
 class RatingRow(Schema):
-    rank: int
+    rank: int | None = Field(
+        description="The place; null for a provisional rating, listed below the ranked "
+        "(unless the club ranks provisional ratings)"
+    )
     player_id: int
     name: str
     rating: int
+    deviation: int
+    provisional: bool
     games: int
 
 
@@ -239,6 +300,9 @@ class Entrant(Schema):
     name: str
     player_id: int | None
     withdrawn: bool
+    performance: Performance | None = Field(
+        description="Over the entrant's frames here (null: none yet, or a guest)"
+    )
 
 
 class TournamentMatch(Schema):
@@ -283,6 +347,7 @@ class Place(Schema):
     place: str
     seed: int
     name: str
+    performance: Performance | None
 
 
 class TournamentDetail(Tournament):
@@ -292,6 +357,57 @@ class TournamentDetail(Tournament):
     groups: list[Group]
     places: list[Place]
     champion: str | None
+
+
+# --- series and cups (season) ----------------------------------------------------------------
+
+
+class Series(Schema):
+    id: int
+    name: str
+    season: str
+    club: ClubRef | None  # None: the network's series
+    finished: bool
+    final_size: int
+    stage_count: int
+
+
+class SeriesStage(Schema):
+    number: int
+    tournament: TournamentAtClub
+    points_table: str
+    value: float
+    finished: bool
+    is_final: bool
+
+
+class SeriesResult(Schema):
+    stage: int
+    points: float
+    counted: bool
+
+
+class SeriesLine(Schema):
+    place: int
+    player_id: int
+    name: str
+    points: float
+    finalist: bool
+    wildcard: bool
+    results: list[SeriesResult]
+    final_place: list[int] | None = Field(
+        None, description="The places (best, worst) reached in the series' final, once over"
+    )
+
+
+class SeriesDetail(Series):
+    best_n: int | None
+    per_month: int | None
+    best_months: int | None
+    tie_breaks: list[str]
+    wildcards: list[str]
+    stages: list[SeriesStage]
+    standings: list[SeriesLine]
 
 
 class Frame(Schema):
@@ -319,10 +435,12 @@ class Match(Schema):
     winner: str
     result_kind: str
     table: int | None
-    tournament: TournamentRef | None
+    tournament: TournamentAtClub | None
+    club: ClubRef
     started_at: datetime
     finished_at: datetime | None
     frames: list[Frame]
+    odds: MatchOdds | None  # player A's chances; null: decided without play
 
 
 # --- pages of a list --------------------------------------------------------------------------
@@ -354,5 +472,78 @@ class RatingPage(Page):
     items: list[RatingRow]
 
 
+class SeriesPage(Page):
+    items: list[Series]
+
+
 class TournamentPage(Page):
     items: list[Tournament]
+
+
+# --- team leagues (issue 35): what a league shows the public; never a line-up before both
+# are locked (a match day's games, with their players, exist only once both are) ---------
+
+
+class League(Schema):
+    id: int
+    name: str
+    variant: str
+    variant_name: str
+    club: ClubRef | None  # None: the network's league (its teams at their home clubs)
+
+
+class LeagueStanding(Schema):
+    place: int
+    team: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    frames_won: int
+    frames_lost: int
+    points: int
+
+
+class LeagueDivision(Schema):
+    name: str
+    standings: list[LeagueStanding]
+
+
+class LeagueGame(Schema):
+    order: int
+    race_to: int
+    doubles: bool
+    home: list[str] = Field(description="The home player's name, or the home pair's two")
+    away: list[str]
+    home_frames: int
+    away_frames: int
+    status: str = Field(description="waiting, scored (awaiting confirmation) or confirmed")
+
+
+class LeagueFixture(Schema):
+    round: int
+    date: date
+    division: str
+    home: str
+    away: str
+    status: str
+    home_frames: int | None = Field(description="Games won; null until the match day is over")
+    away_frames: int | None
+    forfeit_by: str | None
+    club: ClubRef = Field(description="Where it is played: the home team's club")
+    games: list[LeagueGame] = Field(
+        description="Its games once both line-ups are locked (empty before)"
+    )
+
+
+class LeagueDetail(League):
+    season: str | None
+    points: list[int] = Field(description="For a win, a draw, a loss")
+    frame_points: int
+    tie_breaks: list[str]
+    divisions: list[LeagueDivision]
+    fixtures: list[LeagueFixture]
+
+
+class LeaguePage(Page):
+    items: list[League]

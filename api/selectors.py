@@ -13,7 +13,8 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from boards.polls import table_fingerprint
-from broadcast.scoreboard import table_scoreboard
+from broadcast.scoreboard import match_odds, table_scoreboard
+from clubs.current import current_club
 from clubs.models import Club
 from clubs.scoping import all_clubs, club_in_scope
 from games import rules
@@ -21,8 +22,11 @@ from games import selectors as game_selectors
 from games.i18n import render_message
 from games.models import Event, Game, GameStatus, Seat, variant_label
 from games.rules_overview import played_settings
+from leagues import selectors as league_selectors
+from leagues.models import League
 from players.models import Player
-from records import rating, stats
+from records import performance, rating, stats
+from season import selectors as season_selectors
 from tables.models import Table, TableStatus
 from tables.selectors import tables_with_status
 from tournaments import selectors as tournament_selectors
@@ -260,7 +264,7 @@ def player_item(player):
     }
 
 
-def player_detail(pk):
+def player_detail(pk, club):
     player = Player.everywhere.filter(pk=pk).first()
     if player is None:
         return None
@@ -285,11 +289,63 @@ def player_detail(pk):
             "family": row["family"],
             "family_name": row["label"],
             "rating": row["rating"],
+            "deviation": row["deviation"],
+            "provisional": row["provisional"],
             "games": row["games"],
         }
         for row in stats.player_ratings(player)
     ]
-    return player_item(player) | {"records": records, "ratings": ratings}
+    return player_item(player) | {
+        "records": records,
+        "ratings": ratings,
+        "performances": player_performances(player, club),
+    }
+
+
+def performance_item(perf):
+    """A ``records.performance.Performance`` as the API answers it (None: none)."""
+    if perf is None:
+        return None
+    return {
+        "performance": round(perf.rating),
+        "error": round(perf.error),
+        "games": perf.games,
+        "results": perf.results,
+        "score": perf.score,
+        "rating_before": round(perf.before),
+        "deviation_before": round(perf.deviation),
+    }
+
+
+def player_performances(player, club):
+    """His performance in each of his last months of each family (newest first), then in
+    each of his tournaments at the request's club (newest first), each naming ``club``."""
+    found = [
+        performance_item(perf)
+        | {
+            "family": row["family"],
+            "family_name": row["label"],
+            "month": month.strftime("%Y-%m"),
+            "tournament": None,
+        }
+        for row in performance.player_performances(player)
+        for month, perf in row["months"]
+    ]
+    entered = list(Tournament.objects.filter(entrants__player=player).order_by("-date", "-pk"))
+    by_tournament = tournament_selectors.player_tournament_performances(player, entered)
+    for tournament in entered:
+        if tournament.pk in by_tournament:
+            family = rating.family_of(tournament.variant)
+            found.append(
+                performance_item(by_tournament[tournament.pk])
+                | {
+                    "family": family,
+                    "family_name": rating.family_label(family),
+                    "month": None,
+                    "tournament": {"id": tournament.pk, "name": tournament.name, "club": club},
+                }
+            )
+    return found
 
 
 def _number(value):
@@ -308,26 +364,41 @@ def rating_families():
 
 
 def rating_rows(family):
-    """The family's rated players, best first (ties by games, then name)."""
-    state = rating.current(family)
+    """The family's rated players, best first (ties by games, then name); a provisional
+    rating has no rank and comes below the ranked ones unless the club ranks them."""
+    state, now = rating.current(family), rating.today()
     names = {
         pk: nickname or full_name
         for pk, nickname, full_name in Player.everywhere.filter(
             pk__in=list(state.games)
         ).values_list("pk", "nickname", "full_name")
     }
+    rank_provisional = getattr(current_club(), "rank_provisional", False)
+    skills = {pk: state.skill(pk).at(now) for pk in state.games if pk in names}
     rows = sorted(
         (
-            (round(state.rating(pk)), games, names[pk], pk)
-            for pk, games in state.games.items()
-            if pk in names and games
+            (not rank_provisional and skill.provisional, -round(skill.rating), -skill.games)
+            + (names[pk].casefold(), pk, skill)
+            for pk, skill in skills.items()
+            if skill.games
         ),
-        key=lambda row: (-row[0], -row[1], row[2].casefold(), row[3]),
     )
-    return [
-        {"rank": rank, "player_id": pk, "name": name, "rating": value, "games": games}
-        for rank, (value, games, name, pk) in enumerate(rows, start=1)
-    ]
+    ranked = 0
+    result = []
+    for unranked, _rating, _games, _name, pk, skill in rows:
+        ranked += not unranked
+        result.append(
+            {
+                "rank": None if unranked else ranked,
+                "player_id": pk,
+                "name": names[pk],
+                "rating": round(skill.rating),
+                "deviation": round(skill.deviation),
+                "provisional": skill.provisional,
+                "games": skill.games,
+            }
+        )
+    return result
 
 
 # --- tournaments ------------------------------------------------------------------------------
@@ -366,14 +437,27 @@ def tournament_detail(pk, club):
     }
     if tournament.status == TournamentStatus.DRAFT:
         detail["entrants"] = [
-            {"seed": index, "name": e.name, "player_id": e.player_id, "withdrawn": e.withdrawn}
+            {
+                "seed": index,
+                "name": e.name,
+                "player_id": e.player_id,
+                "withdrawn": e.withdrawn,
+                "performance": None,
+            }
             for index, e in enumerate(tournament.entrants.select_related("player"), start=1)
         ]
         return detail
     view = tournament_selectors.tournament_view(tournament)
     entrants = view.entrants
+    performances = tournament_selectors.tournament_performances(tournament, entrants)
     detail["entrants"] = [
-        {"seed": seed, "name": e.name, "player_id": e.player_id, "withdrawn": e.withdrawn}
+        {
+            "seed": seed,
+            "name": e.name,
+            "player_id": e.player_id,
+            "withdrawn": e.withdrawn,
+            "performance": performance_item(performances.get(seed)),
+        }
         for seed, e in sorted(entrants.items())
     ]
     detail["matches"] = [_tournament_match(item) for item in view.items if item.status != "void"]
@@ -398,7 +482,12 @@ def tournament_detail(pk, club):
         for number, rows in view.standings
     ]
     detail["places"] = [
-        {"place": label, "seed": entrant.seed, "name": entrant.name}
+        {
+            "place": label,
+            "seed": entrant.seed,
+            "name": entrant.name,
+            "performance": performance_item(performances.get(entrant.seed)),
+        }
         for label, entrant in view.places
     ]
     champion = entrants.get(view.state.champion)
@@ -430,7 +519,7 @@ def _tournament_match(item):
     }
 
 
-def match_detail(pk):
+def match_detail(pk, club):
     match = (
         Match.objects.select_related("player_a", "player_b", "table", "tournament")
         .filter(pk=pk)
@@ -440,6 +529,7 @@ def match_detail(pk):
         return None
     frames = list(Frame.objects.filter(match=match).select_related("game").order_by("number"))
     score = tournament_selectors.match_score(match, frames)
+    odds = tournament_selectors.match_odds(match, score=score)
     tournament = match.tournament
     return {
         "id": match.pk,
@@ -458,7 +548,10 @@ def match_detail(pk):
         "winner": match.winner,
         "result_kind": match.kind,
         "table": match.table.number if match.table_id else None,
-        "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
+        "tournament": (
+            {"id": tournament.pk, "name": tournament.name, "club": club} if tournament else None
+        ),
+        "club": club,
         "started_at": match.started_at,
         "finished_at": match.finished_at,
         "frames": [
@@ -471,8 +564,158 @@ def match_detail(pk):
             }
             for frame in frames
         ],
+        "odds": match_odds(odds),
     }
 
 
 def not_found():
     return _("Not found.")
+
+
+# --- series and cups (season) -----------------------------------------------------------------
+
+
+def series():
+    """The series shown at the request's club: its own and the network's."""
+    return season_selectors.visible_series().select_related("club").prefetch_related("stages")
+
+
+def series_item(series, request):
+    return {
+        "id": series.pk,
+        "name": series.name,
+        "season": series.season,
+        "club": club_ref(series.club, request) if series.club_id else None,
+        "finished": series.finished,
+        "final_size": series.final_size,
+        "stage_count": len(series.stages.all()),
+    }
+
+
+def series_detail(pk, request):
+    found = series().filter(pk=pk).first()
+    if found is None:
+        return None
+    table = season_selectors.table_of(found)
+    # A network's series: its stages are tournaments of several clubs, each named with its own.
+    clubs = Club.objects.in_bulk({info.tournament.club_id for info in table.stages})
+    return series_item(found, request) | {
+        "best_n": found.best_n,
+        "per_month": found.per_month,
+        "best_months": found.best_months,
+        "tie_breaks": list(found.chain or []),
+        "wildcards": table.wildcards,
+        "stages": [
+            {
+                "number": info.stage.number,
+                "tournament": {
+                    "id": info.tournament.pk,
+                    "name": info.tournament.name,
+                    "club": club_ref(clubs[info.tournament.club_id], request),
+                },
+                "points_table": info.stage.table,
+                "value": info.value,
+                "finished": info.finished,
+                "is_final": info.stage.is_final,
+            }
+            for info in table.stages
+        ],
+        "standings": [
+            {
+                "place": line.place,
+                "player_id": line.player_id,
+                "name": line.name,
+                "points": line.total,
+                "finalist": line.finalist,
+                "wildcard": line.wildcard,
+                "results": [
+                    {"stage": info.stage.number, "points": cell[0], "counted": cell[1]}
+                    for info, cell in zip(table.stages, line.cells, strict=True)
+                    if cell is not None and not info.stage.is_final
+                ],
+                "final_place": list(line.final_place) or None,
+            }
+            for line in table.lines
+        ],
+    }
+
+
+# --- team leagues -------------------------------------------------------------------------------
+
+
+def leagues():
+    """The leagues shown at the request's club: its own and the network's."""
+    return League.objects.select_related("club").order_by("name", "pk")
+
+
+def league_item(league, request):
+    return {
+        "id": league.pk,
+        "name": league.name,
+        "variant": league.variant,
+        "variant_name": variant_label(league.variant),
+        "club": club_ref(league.club, request) if league.club_id else None,
+    }
+
+
+def league_detail(pk, request):
+    league = League.objects.select_related("club").filter(pk=pk).first()
+    if league is None:
+        return None
+    season = league_selectors.current_season(league)
+    divisions = [
+        {
+            "name": division.name,
+            "standings": [
+                {
+                    "place": s.row.place,
+                    "team": s.team.name,
+                    "played": s.row.played,
+                    "won": s.row.won,
+                    "drawn": s.row.drawn,
+                    "lost": s.row.lost,
+                    "frames_won": s.row.frames_won,
+                    "frames_lost": s.row.frames_lost,
+                    "points": s.row.points,
+                }
+                for s in table
+            ],
+        }
+        for division, table in league_selectors.divisions_with_tables(season)
+    ]
+    fixtures = [
+        {
+            "round": day.round,
+            "date": day.date,
+            "division": day.division.name,
+            "home": day.home.name,
+            "away": day.away.name,
+            "status": day.status,
+            "home_frames": day.home_frames if day.done else None,
+            "away_frames": day.away_frames if day.done else None,
+            "forfeit_by": day.forfeit_by.name if day.forfeit_by_id else None,
+            "club": club_ref(day.club, request),
+            "games": [
+                {
+                    "order": game.order,
+                    "race_to": game.race_to,
+                    "doubles": game.doubles,
+                    "home": [p.display_name for p in (game.home_player, game.home_partner) if p],
+                    "away": [p.display_name for p in (game.away_player, game.away_partner) if p],
+                    "home_frames": game.home_frames,
+                    "away_frames": game.away_frames,
+                    "status": game.status,
+                }
+                for game in day.games.all()
+            ],
+        }
+        for day in league_selectors.fixture_list(season, with_games=True)
+    ]
+    return league_item(league, request) | {
+        "season": season.name if season else None,
+        "points": [league.win_points, league.draw_points, league.loss_points],
+        "frame_points": league.frame_points,
+        "tie_breaks": list(league.tie_breaks),
+        "divisions": divisions,
+        "fixtures": fixtures,
+    }

@@ -233,8 +233,8 @@ def players(request, limit: int = Limit, offset: int = Offset):
     "/players/{player_id}/", response={200: schemas.PlayerDetail, **ERRORS}, tags=["players"]
 )
 def player(request, player_id: int = Id):
-    """A player's records per game and his ratings, as on his page."""
-    return _found(selectors.player_detail(player_id))
+    """A player's records per game, his ratings and performances, as on his page."""
+    return _found(selectors.player_detail(player_id, selectors.here(request)))
 
 
 @router.get(
@@ -261,6 +261,36 @@ def rating_families(request):
 def ratings(request, family: FamilyKey, limit: int = Limit, offset: int = Offset):
     """A family's ratings, best first."""
     return selectors.page(selectors.rating_rows(family), limit, offset, dict)
+
+
+# --- team leagues ------------------------------------------------------------------------------
+
+
+@router.get(
+    "/leagues/",
+    response={200: schemas.LeaguePage, **ERRORS},
+    tags=["leagues"],
+    openapi_extra=links(
+        league=("league", "league_id", "/items/0/id", "The first league."),
+        club=("club", "slug", "/items/0/club/slug", "The club of the leagues."),
+    ),
+)
+def leagues(request, limit: int = Limit, offset: int = Offset):
+    """The team leagues shown at the club: its own and the network's (``club`` null)."""
+    item = partial(selectors.league_item, request=request)
+    return selectors.page(selectors.leagues(), limit, offset, item)
+
+
+@router.get(
+    "/leagues/{league_id}/",
+    response={200: schemas.LeagueDetail, **ERRORS},
+    tags=["leagues"],
+    openapi_extra=links(club=("club", "slug", "/club/slug", "Its club.")),
+)
+def league(request, league_id: int = Id):
+    """A team league's current season: the standings of each division and the fixtures, each
+    with the club it is played at (the line-ups are never shown here)."""
+    return _found(selectors.league_detail(league_id, request))
 
 
 # --- tournaments and matches ------------------------------------------------------------------
@@ -306,6 +336,39 @@ def tournament(request, tournament_id: int = Id):
     return _found(selectors.tournament_detail(tournament_id, selectors.here(request)))
 
 
+# --- series and cups -----------------------------------------------------------------------------
+
+
+@router.get(
+    "/series/",
+    response={200: schemas.SeriesPage, **ERRORS},
+    tags=["series"],
+    openapi_extra=links(
+        series=("series_detail", "series_id", "/items/0/id", "The page's first series."),
+    ),
+)
+def series(request, limit: int = Limit, offset: int = Offset):
+    """Series and cups: the club's and the network's, the newest season first."""
+    return selectors.page(
+        selectors.series(), limit, offset, partial(selectors.series_item, request=request)
+    )
+
+
+@router.get(
+    "/series/{series_id}/",
+    response={200: schemas.SeriesDetail, **ERRORS},
+    tags=["series"],
+    openapi_extra=links(
+        tournament=("tournament", "tournament_id", "/stages/0/tournament/id", "Its first stage."),
+        player=("player", "player_id", "/standings/0/player_id", "The leader."),
+    ),
+)
+def series_detail(request, series_id: int = Id):
+    """A series: its rules, its stages and the standings (each player's points, the results
+    that count, the final's places and wildcards)."""
+    return _found(selectors.series_detail(series_id, request))
+
+
 @router.get(
     "/matches/{match_id}/",
     response={200: schemas.Match, **ERRORS},
@@ -319,4 +382,4 @@ def tournament(request, tournament_id: int = Id):
 )
 def match(request, match_id: int = Id):
     """A match (race to N frames) and its frames, each a game."""
-    return _found(selectors.match_detail(match_id))
+    return _found(selectors.match_detail(match_id, selectors.here(request)))

@@ -40,6 +40,8 @@ def fresh_database():
     from django.core.management import call_command
     from django.db import connection
 
+    from bench.support import create_test_database
+
     if connection.vendor == "sqlite":
         connection.close()
         Path(connection.settings_dict["NAME"]).unlink(missing_ok=True)
@@ -47,7 +49,7 @@ def fresh_database():
     else:
         # A throwaway database beside the configured one (test_<name>), as the test runner
         # makes: created (or recreated) and migrated here, so it need not exist beforehand.
-        connection.creation.create_test_db(verbosity=0, autoclobber=True)
+        create_test_database()
 
 
 def fill(tables_count, days, rng):

@@ -319,11 +319,21 @@ class SplitMode(models.TextChoices):
 
 
 class Bill(ClubOwned):
-    """A session's bill: its time line, bar lines, how it is split and what was paid."""
+    """A session's bill: its time line, bar lines, how it is split and what was paid. A bill
+    without a session is taken at the counter: a tournament's entry fee (``title`` says
+    what for; ``reference`` is the key its app finds it by, e.g. ``fee:<tournament>:<entrant>``;
+    one bill per reference)."""
 
     session = models.OneToOneField(
-        TableSession, on_delete=models.PROTECT, related_name="bill", verbose_name=_("session")
+        TableSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="bill",
+        verbose_name=_("session"),
     )
+    title = models.CharField(_("for"), max_length=200, blank=True)
+    reference = models.CharField(max_length=64, blank=True, editable=False)
     created_at = models.DateTimeField(_("created"), default=timezone.now)
     member = models.ForeignKey(
         "players.Player",
@@ -346,6 +356,17 @@ class Bill(ClubOwned):
         verbose_name = _("bill")
         verbose_name_plural = _("bills")
         indexes = [models.Index(fields=["created_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "reference"],
+                condition=~Q(reference=""),
+                name="one_bill_per_reference",
+            ),
+            models.CheckConstraint(
+                condition=Q(session__isnull=False) | ~Q(title=""),
+                name="bill_of_session_or_titled",
+            ),
+        ]
 
     def __str__(self):
         return f"#{self.pk}"
@@ -354,6 +375,7 @@ class Bill(ClubOwned):
 class LineKind(models.TextChoices):
     TIME = "time", _("Table time")
     BAR = "bar", _("Bar")
+    FEE = "fee", _("Entry fee")
 
 
 class Payer(models.Model):
@@ -498,6 +520,43 @@ class Payment(ClubOwned):
         return self.amount < 0
 
 
+class Payout(ImmutableRow, ClubOwned):
+    """Money paid out of the cash drawer in a shift (a tournament's prize): written once,
+    never changed; a wrong payout is undone by a reversing row (the negative amount, naming
+    the row it reverses), audited like it. ``reference`` is the key its app counts it by,
+    e.g. ``prize:<tournament>:<entrant>``."""
+
+    changed_message = "A payout is never changed: reverse it."
+    deleted_message = "A payout is never deleted: reverse it."
+
+    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="payouts")
+    amount = SignedMoneyField(_("amount, ₽"))
+    description = models.CharField(_("for"), max_length=200)
+    reference = models.CharField(max_length=64, db_index=True, editable=False)
+    reverses = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reversed_by",
+        verbose_name=_("reverses"),
+    )
+    reason = models.TextField(_("why"), blank=True)
+    at = models.DateTimeField(_("paid"), default=timezone.now)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("payout")
+        verbose_name_plural = _("payouts")
+        constraints = [models.CheckConstraint(condition=~Q(amount=0), name="payout_not_zero")]
+
+    def __str__(self):
+        return f"{self.description} {money(self.amount)}"
+
+
 class ReservationStatus(models.TextChoices):
     BOOKED = "booked", _("Booked")
     CLAIMED = "claimed", _("Claimed")
@@ -581,6 +640,9 @@ class AuditAction(models.TextChoices):
         "shift.unsent",
         pgettext_lazy("audit action", "Shift closed with receipts waiting"),
     )
+    BILL_FEE = "bill.fee", pgettext_lazy("audit action", "Entry fee billed")
+    PAYOUT = "payout", pgettext_lazy("audit action", "Prize paid out")
+    PAYOUT_REVERSE = "payout.reverse", pgettext_lazy("audit action", "Payout reversed")
 
 
 # An entry in words: its action's sentence, the %(names)s being its details in words
@@ -611,6 +673,9 @@ AUDIT_SENTENCES = {
         "Correction receipt for %(amount)s, %(method)s (the payment had no receipt)"
     ),
     AuditAction.SHIFT_CLOSE_UNSENT: _("Shift closed with %(count)s receipts still waiting"),
+    AuditAction.BILL_FEE: _("Entry fee %(amount)s: %(item)s"),
+    AuditAction.PAYOUT: _("Paid out %(amount)s in cash: %(item)s"),
+    AuditAction.PAYOUT_REVERSE: _("Payout of %(amount)s reversed: %(item)s"),
 }
 # A detail that an entry of the action may or may not have: its clause follows the sentence
 # when the entry has it.

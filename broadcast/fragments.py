@@ -23,9 +23,16 @@ GONE = "gone"  # the fingerprint of a tournament that no longer exists
 
 
 def _rows(board):
+    """(seat, frames won, its chance of the match now in percents, provisional) per seat."""
     frames = scoreboard.seat_frames(board)
+    chances = scoreboard.seat_chances(board)
     game = board["game"]
-    return list(zip(game["seats"], frames, strict=True)) if game else []
+    if not game:
+        return []
+    return [
+        (seat, won, chance, provisional)
+        for seat, won, (chance, provisional) in zip(game["seats"], frames, chances, strict=True)
+    ]
 
 
 # --- a table's overlay (and its embed) -------------------------------------------------------

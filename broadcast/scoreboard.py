@@ -2,7 +2,8 @@
 API's live feed show of the game a table's board shows (in progress, or finished a little
 while ago): its players and scores, who is to play, the match's frame score, the game's key
 figure, the last stroke, the handicap and the result (none while the last stroke is being
-checked: ``disputed``). Every text is in the active language.
+checked: ``disputed``), and a match's odds (before it and now, from its frame score: they
+change with each frame won). Every text is in the active language.
 
 ``table_scoreboard(number)`` is built from the board's own read (``boards.fragments``) and
 the game's presentation; ``featured`` picks the match a tournament's overlay follows.
@@ -10,6 +11,7 @@ the game's presentation; ``featured`` picks the match a tournament's overlay fol
 
 from boards.fragments import table_context
 from games.presentation import presentation_of
+from records import forecast
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Match, MatchStatus
 from tournaments.templatetags.match_tags import match_line
@@ -76,6 +78,26 @@ def _match(line):
         "frames": [line["score_1"], line["score_2"]],
         "finished": line["over"],
         "tournament": {"id": tournament.pk, "name": tournament.name} if tournament else None,
+        "odds": match_odds(line["odds"]),
+    }
+
+
+def match_odds(odds):
+    """A match's odds as plain data (``records.forecast.Odds``): the first side's chances of
+    a frame, of the race before it and now, from the frame score; the fair race (the head
+    start in frames, which side — 1 or 2 — receives it, and the first side's chance with
+    it); whose rating is provisional. None for a match decided without play."""
+    if odds is None:
+        return None
+    fair = odds.fair
+    return {
+        "frame": round(odds.frame, 4),
+        "race": round(odds.race, 4),
+        "race_now": round(odds.now, 4),
+        "fair_head_start": fair.head_start,
+        "fair_receiver": {"a": 1, "b": 2}.get(fair.side),
+        "fair_probability": round(fair.probability, 4),
+        "provisional": [odds.a.provisional, odds.b.provisional],
     }
 
 
@@ -99,6 +121,18 @@ def stage_label(tournament, bracket_key):
     view = tournament_selectors.tournament_view(tournament)
     item = view.by_key.get(bracket_key)
     return item.stage_label if item is not None else ""
+
+
+def seat_chances(scoreboard):
+    """Each seat's chance of the match now, in whole percentages (seat order), with whether
+    its rating is provisional; Nones for a single game, a match over or decided."""
+    game = scoreboard["game"]
+    seats = len(game["seats"]) if game else 0
+    match = game["match"] if game else None
+    odds = match["odds"] if match else None
+    if odds is None or match["finished"] or seats != 2 or odds["race_now"] in (0.0, 1.0):
+        return [(None, False)] * seats
+    return list(zip(forecast.percents(odds["race_now"]), odds["provisional"], strict=True))
 
 
 def seat_frames(scoreboard):

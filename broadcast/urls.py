@@ -31,4 +31,6 @@ urlpatterns = [
     path(f"embed/{TOURNAMENT}bracket/", views.bracket_embed, name="bracket_embed"),
     path(f"embed/{TOURNAMENT}bracket/stream/", views.bracket_stream, name="bracket_stream"),
     path("embed/leaderboards/", views.leaderboard_embed, name="leaderboard_embed"),
+    path("embed/series/<int:pk>/", views.series_embed, name="series_embed"),
+    path("embed/leagues/<int:pk>/", views.league_embed, name="league_embed"),
 ]

@@ -26,8 +26,11 @@ from django.views.decorators.http import require_safe
 from boards.polls import answer_poll, poll_fingerprint, table_fingerprint
 from broadcast import feeds, fragments
 from games.models import default_variant, variant_choices
+from leagues import selectors as league_selectors
+from leagues.models import League
 from live.streams import stream_response
 from records import stats
+from season import selectors as season_selectors
 from tables.models import Table
 from toolbox.parsing import parse_id, parse_int
 from tournaments import selectors as tournament_selectors
@@ -146,7 +149,8 @@ def tournament_overlay_stream(request, pk, number=None):
 @require_safe
 def overlay_help(request):
     """How to put an overlay in OBS, with its options previewed over a sample video frame,
-    and the embeds' snippets."""
+    the embeds' snippets, and the TV boards for the hall (the wall, the series', the
+    leagues' standings)."""
     tables = list(Table.objects.filter(is_active=True).order_by("number"))
     tournaments = list(
         Tournament.objects.exclude(status=TournamentStatus.DRAFT).order_by("-date", "-pk")[:20]
@@ -173,6 +177,8 @@ def overlay_help(request):
         "tournament": tournament,
         "overlay_url": overlay_url + query if overlay_url else "",
         "table_embed_url": reverse("broadcast:table_embed", args=[table]) if table else "",
+        "series_boards": list(season_selectors.visible_series()),
+        "league_boards": list(league_selectors.leagues()),
     }
     return render(request, "broadcast/overlay_help.html", context)
 
@@ -236,3 +242,28 @@ def leaderboard_embed(request):
         "query": {"variant": variant, "period": period, "min_games": min_games},
     }
     return render(request, "broadcast/embed_leaderboard.html", context)
+
+
+@frameable
+def series_embed(request, pk):
+    """A series' standings (``season``) for another site's page; it reloads every minute."""
+    series = season_selectors.series_at_club(pk)
+    if series is None:
+        raise Http404("no such series")
+    context = options(request) | {
+        "series": series,
+        "table": season_selectors.table_of(series),
+    }
+    return render(request, "broadcast/embed_series.html", context)
+
+
+@frameable
+def league_embed(request, pk):
+    """A team league's standings, division by division (its current season)."""
+    league = get_object_or_404(League, pk=pk)
+    season = league_selectors.current_season(league)
+    context = options(request) | {
+        "league": league,
+        "tables": league_selectors.divisions_with_tables(season),
+    }
+    return render(request, "broadcast/embed_league.html", context)

@@ -33,7 +33,7 @@ class ClubForm(forms.ModelForm):
 
     class Meta:
         model = Club
-        fields = ["name", "slug", "hosts", "time_zone", "city", "address"]
+        fields = ["name", "slug", "hosts", "time_zone", "city", "address", "rank_provisional"]
 
 
 @admin.register(Club)

@@ -45,6 +45,14 @@ class Club(models.Model):
     time_zone = models.CharField(_("time zone"), max_length=64, validators=[validate_time_zone])
     city = models.CharField(_("city"), max_length=100, blank=True)
     address = models.CharField(_("address"), max_length=200, blank=True)
+    rank_provisional = models.BooleanField(
+        _("places for provisional ratings"),
+        default=False,
+        help_text=_(
+            "Leaderboards give a place to players whose rating is still provisional. "
+            "Unticked: they are listed below the ranked players, without a place."
+        ),
+    )
 
     class Meta:
         ordering = ["name"]

@@ -12,13 +12,21 @@ from django.contrib.auth.models import Group, Permission
 
 from clubs.models import StaffRole
 from clubs.scoping import club_in_scope
-from toolbox.roles import CLUB_ROLES, NETWORK_ADMINS, RoleBackend, ensure_roles, user_groups_sql
+from toolbox.roles import (
+    CLUB_ROLES,
+    NETWORK_ADMINS,
+    RoleBackend,
+    ensure_roles,
+    roles_exist,
+    user_groups_sql,
+)
 
 
 def grant(user, *roles, club=None):
     """Give ``user`` these roles (``toolbox.roles.ADMINS``…) at ``club`` (the club in scope
     when None); the roles that are not a club's are his Django groups."""
-    ensure_roles()
+    if not roles_exist(roles):
+        ensure_roles()
     for group in Group.objects.filter(name__in=roles):
         if group.name in CLUB_ROLES:
             StaffRole.everywhere.get_or_create(club=club or club_in_scope(), user=user, group=group)

@@ -66,7 +66,10 @@ INSTALLED_APPS = [
     "live",  # pushes changes to the boards (Server-Sent Events), see live/__init__.py
     "records",
     "lights",  # the tables' light relays follow the clocks (MQTT_URL), see lights/__init__.py
+    "ladder",  # a club's challenge ladders, docs/tournaments.md
     "fiscal",  # the club's cash register makes every payment's receipt (54-FZ), docs/fiscal.md
+    "season",  # series and cups: points per place, standings, the final (issue 34)
+    "leagues",  # team leagues: fixtures, line-ups locked blind, standings (docs/tournaments.md)
     "broadcast",  # stream overlays and embeds
     "api",  # the read-only public API, /api/v1/
     "me",  # the players' own phones: /me/, sign-in links, games without a marker

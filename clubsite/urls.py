@@ -32,8 +32,11 @@ urlpatterns = [
     path("tables/", include("tables.urls")),
     path("billing/", include("billing.urls")),
     path("lights/", include("lights.urls")),
+    path("ladder/", include("ladder.urls")),
     path("fiscal/", include("fiscal.urls")),
     path("me/", include("me.urls")),
+    path("", include("season.urls")),
     path("", include("tournaments.urls")),
+    path("", include("leagues.urls")),
     path("", include((game_routes, "games"))),
 ]

@@ -1,6 +1,7 @@
 """Reads of the player's own page (``/me/``): his game in progress, whether he is up and
 where, his next tournament match and when it should start, his sign-ups, his games awaiting
-a confirmation, his bookings and his open bills; his recent games, ratings and form.
+a confirmation, his bookings and his open bills; his recent games, ratings and form; his
+odds against the players he meets most, with the fair handicap.
 
 Everything is his alone: a bill shows his share and his lines, never another payer's phone.
 """
@@ -8,7 +9,7 @@ Everything is his alone: a bill shows his share and his lines, never another pay
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -22,12 +23,15 @@ from billing.models import (
     SplitMode,
     TableSession,
 )
+from games import rules
 from games import selectors as game_selectors
-from games.models import Game, GameStatus, Outcome, Seat
+from games.models import Game, GameStatus, Outcome, Seat, variant_label
 from live import topics
 from me.models import ConfirmationStatus, GameConfirmation, TelegramChat
 from players.models import Player
-from records import stats
+from players.selectors import player_of
+from records import forecast, handicap, stats
+from season import selectors as season_selectors
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entrant, EntryStatus, Match, MatchStatus, TournamentStatus
@@ -35,6 +39,9 @@ from tournaments.models import Entrant, EntryStatus, Match, MatchStatus, Tournam
 BOOKING_READY_MINUTES = 5  # a booked table is "ready" this long before the booking starts
 RECENT_GAMES = 10
 FORM_GAMES = 10
+RIVALS = 3  # the players he meets most, with his odds against them
+RIVALS_DAYS = 365
+ADVICE_RACE = 3  # the race the fair race is proposed for (a match's default)
 
 
 @dataclass
@@ -91,13 +98,6 @@ def player_or_404(user):
     if player is None:
         raise Http404("no player of the roster has this account")
     return player
-
-
-def player_of(user):
-    """The roster player of a signed-in account, or None."""
-    if not user.is_authenticated:
-        return None
-    return Player.everywhere.filter(user=user).first()
 
 
 # --- what his page follows ----------------------------------------------------------------
@@ -309,7 +309,9 @@ def open_bills(player):
         lines = [line for line in summary.lines if line.payer_id == me.pk]
         if bill.split_mode == SplitMode.LOSER:  # the time is in his parts, not a line of his
             lines = [line for line in lines if line.kind != LineKind.TIME]
-        entry = OpenBill(bill, bill.session.table.number, share, summary.total, bill.split_mode)
+        # A bill without a table: a tournament's entry fee (its title says so).
+        table = bill.session.table.number if bill.session_id else None
+        entry = OpenBill(bill, table, share, summary.total, bill.split_mode)
         entry.lines = lines
         if bill.split_mode == SplitMode.LOSER:
             entry.parts = _loser_parts(summary, me)
@@ -388,5 +390,71 @@ def form(player, limit=FORM_GAMES):
     return [letters.get(outcome, "") for outcome in outcomes]
 
 
+# --- his odds against the players he meets most (records.forecast) ---------------------------
+
+
+@dataclass
+class Rival:
+    """A player he has often played a game against: the odds of a frame between them, and
+    the fair handicap — the game's own head start for the pyramid games, else the fair race
+    to ``ADVICE_RACE`` frames — in words, with the odds it leaves."""
+
+    variant: str
+    variant_name: str
+    opponent: object
+    games: int
+    odds: object  # records.forecast.Odds: his (A) against the opponent's (B)
+    advice: str
+    advice_chances: object  # records.forecast.Chances: the odds the advice leaves
+    advice_label: str  # what they are of: "With 8–7", "The fair race, 3 vs 2"
+
+
+def rivals(player, limit=RIVALS, now=None):
+    """The players he has played most in the last ``RIVALS_DAYS`` days (a game of two, per
+    game), with his odds against each and the fair handicap."""
+    since = (now or timezone.now()) - timedelta(days=RIVALS_DAYS)
+    played = [v.key for v in tournament_selectors.match_variants()]
+    met = (
+        Seat.objects.filter(
+            game__seats__player=player,
+            game__status=GameStatus.FINISHED,
+            game__finished_at__gte=since,
+            game__variant__in=played,
+            player__isnull=False,
+        )
+        .exclude(player=player)
+        .values_list("player_id", "game__variant")
+        .annotate(games=Count("id"))
+        .order_by("-games", "player_id")[:limit]
+    )
+    met = list(met)
+    people = Player.everywhere.in_bulk([player_id for player_id, _variant, _games in met])
+    found = []
+    for player_id, variant, games in met:
+        opponent = people.get(player_id)
+        if opponent is None:
+            continue
+        me_side, them = forecast.side(variant, player), forecast.side(variant, opponent)
+        if rules.get_variant(variant).handicap_advice in forecast.HEAD_START_GAMES:
+            odds = forecast.game_odds(variant, me_side, them)
+            hint = handicap.suggest_head_start(variant, player, opponent)
+            advice = (hint.summary, hint.chances, hint.label)
+        else:
+            odds = forecast.match_odds(variant, me_side, them, ADVICE_RACE)
+            advice = (
+                handicap.fair_race_sentence(odds),
+                odds.fair_chances,
+                handicap.fair_race_label(odds.fair),
+            )
+        found.append(Rival(variant, variant_label(variant), opponent, games, odds, *advice))
+    return found
+
+
 def telegram_chat(player):
     return TelegramChat.objects.filter(player=player).first()
+
+
+def series_standing(player):
+    """(series, his line, what he needs: ``season.standings.Outlook``) of every series of
+    this club or the network he has points in and that is not over."""
+    return season_selectors.player_series(player)

@@ -73,3 +73,10 @@ def clubs_of(players):
     for membership in rows.order_by("club__name"):
         found.setdefault(membership.player_id, []).append(membership.club.name)
     return found
+
+
+def player_of(user):
+    """The signed-in account's player (a person of the network), or None."""
+    if not user.is_authenticated:
+        return None
+    return Player.everywhere.filter(user=user).first()

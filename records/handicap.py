@@ -18,7 +18,7 @@
     The stronger player takes the cue, the weaker rolls by hand. "Stronger" is the higher
     rating of the pocketing games (see ``records.rating``) when both players have at least
     ``MIN_RATED_GAMES`` rated games; otherwise the higher sports class; otherwise there is no
-    suggestion. With ``E`` the stronger player's expected score on equal terms (Elo), the
+    suggestion. With ``E`` the stronger player's chance of a frame on equal terms (Glicko-2), the
     players are "evenly matched" when E < ``EVEN`` (a rating gap under about 70 points): the
     fragment then says that they may as well play on equal terms.
 
@@ -28,12 +28,17 @@
 
 The pyramid games (Свободная, Комбинированная, Динамичная, Классическая, по порядку номеров):
     the weaker player's head start before the break ("8–7", "8–6": balls on his shelf; points
-    where balls score their number). "Stronger" as above: the game's family rating (both with
-    at least ``MIN_RATED_GAMES`` rated games), else the sports class. With ``E`` the stronger
-    player's expected score on equal terms and ``T`` the target (8 balls, 71 or 61 points),
-    the head start is ``round((E − ½) · 2T)``, at most T − 1: what he would win above an even
-    share of the frame's points, given to the weaker one (a 100-point rating gap, E ≈ 0.64:
-    "8–6"). By sports class: one ball (T/8 points) per class between them.
+    where balls score their number): the fair game handicap of ``records.forecast`` — of the
+    head starts the game allows, the one that brings the frame closest to even by the two
+    players' ratings (Glicko-2, a newcomer's from his sports class), with the odds it leaves.
+
+The odds (``odds_hint``), for every game two play and for a match
+    The chance of each of the two players, as the form stands (a pyramid game's handicap
+    counted; the strokes and the roles of the other two games are not: their odds are on
+    equal terms, said so); for a match, the race with its head starts and the fair race — the
+    head start in frames that brings it closest to even, accepted with one tap like the hint.
+    A provisional rating is marked beside the name: a newcomer's and a guest's odds are
+    uncertain. No handicap is suggested for a guest (nobody the records know).
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from games import rules
 from games.forms import seats_from_tokens
 from games.models import GameStatus, Outcome, Seat
 from players.models import Player, SkillClass
-from records import rating
+from records import forecast, glicko, rating
 
 RECENT_RUNS = 20
 MIN_RUNS = 3
@@ -68,11 +73,14 @@ MIN_HEAD_TO_HEAD = 3
 
 @dataclass
 class Hint:
-    """What the start form shows: a sentence, the figures behind it, and the settings to set."""
+    """What the start form shows: a sentence, the figures behind it, the settings to set, and
+    the odds of the frame the suggestion leaves (the pyramid games')."""
 
     summary: str
     reasons: list[str] = field(default_factory=list)
     settings: dict[str, object] = field(default_factory=dict)  # setting name -> value
+    chances: forecast.Chances | None = None
+    label: str = ""  # what ``chances`` are of: "With 8–6"
 
     @property
     def acceptable(self):
@@ -84,14 +92,15 @@ def seat_players(tokens):
     return [seat if isinstance(seat, Player) else None for seat in seats_from_tokens(tokens)]
 
 
-def suggest(variant, tokens) -> Hint | None:
-    """The hint for ``variant`` and the seats chosen so far (None until there are two)."""
+def suggest(variant, tokens, settings=None) -> Hint | None:
+    """The hint for ``variant`` and the seats chosen so far (None until there are two), the
+    form's game ``settings`` as they stand (a classic pyramid to 51: its head start)."""
     players = seat_players(tokens)
     if len(players) != 2:
         return None
     if any(player is None for player in players):
         return Hint(_("No handicap is suggested for a guest: guests have no records."))
-    return adviser(variant)(variant, *players)
+    return adviser(variant)(variant, *players, settings=settings)
 
 
 # --- «Кладка шаров кием» ---------------------------------------------------------------------
@@ -120,7 +129,7 @@ def cue_run_handicap(weaker_average: float, stronger_average: float):
     return ("mixed" if start else "extra_strokes"), strokes
 
 
-def suggest_cue_run(variant, first, second) -> Hint:
+def suggest_cue_run(variant, first, second, settings=None) -> Hint:
     runs = [recent_runs(variant, first), recent_runs(variant, second)]
     for player, player_runs in zip((first, second), runs, strict=True):
         if len(player_runs) < MIN_RUNS:
@@ -164,9 +173,10 @@ def stronger(variant, players):
     classes tell —, the reasons) from the game family's rating (both players with at least
     ``MIN_RATED_GAMES`` rated games), else from the sports classes; a Hint saying why there is
     no suggestion when neither tells."""
-    ratings = rating.ratings_for(variant)
-    games = [ratings.games.get(p.pk, 0) for p in players]
-    values = [ratings.rating(p.pk) for p in players]
+    family = rating.family_of(variant)
+    skills = [rating.skill_of(family, p.pk, p.skill_class) for p in players]
+    games = [skill.games for skill in skills]
+    values = [skill.rating for skill in skills]
     reasons = [
         _("%(player)s: rating %(rating)s (%(games)s rated games)")
         % {"player": p.display_name, "rating": round(v), "games": g}
@@ -174,7 +184,7 @@ def stronger(variant, players):
     ]
     if min(games) >= MIN_RATED_GAMES and round(values[0]) != round(values[1]):
         strong = 0 if values[0] > values[1] else 1
-        return strong, rating.expected(values[strong], values[1 - strong]), reasons
+        return strong, glicko.win_probability(skills[strong], skills[1 - strong]), reasons
     classes = [SKILL_ORDER.index(p.skill_class) for p in players]
     if classes[0] == classes[1]:
         return Hint(
@@ -211,7 +221,7 @@ def head_to_head(variant, cue_player, hand_player):
     return figures["games"], figures["wins"]
 
 
-def suggest_cue_vs_hand(variant, first, second) -> Hint:
+def suggest_cue_vs_hand(variant, first, second, settings=None) -> Hint:
     players = (first, second)
     found = stronger(variant, players)
     if isinstance(found, Hint):
@@ -255,40 +265,39 @@ def cue_vs_hand_target(played: int, cue_wins: int) -> int:
 
 # --- the pyramid games ---------------------------------------------------------------------------
 
-PYRAMID_SETTINGS = {"weaker": "weaker_seat", "head_start": "head_start"}
+PYRAMID_SETTINGS = {
+    "weaker": "weaker_seat",
+    "head_start": "head_start",
+    "returned": "returned_pots",
+}
 
 
-def pyramid_head_start(expected_score: float, target: int) -> int:
-    """The weaker player's head start for the stronger's expected score (module docstring)."""
-    return max(0, min(target - 1, round((expected_score - 0.5) * 2 * target)))
+def rating_reasons(players, skills):
+    """ "Ann: rating 1650 (12 rated games)" for each player."""
+    return [
+        _("%(player)s: rating %(rating)s (%(games)s rated games)")
+        % {"player": p.display_name, "rating": round(s.rating), "games": s.games}
+        for p, s in zip(players, skills, strict=True)
+    ]
 
 
-def suggest_head_start(variant, first, second) -> Hint:
-    game = rules.get_variant(variant)
-    target = game.settings_from_dict({"players": 2}).target  # with the default settings
-    in_balls = game.handicap_advice == rules.ADVICE_HEAD_START_BALLS  # else in points
+def suggest_head_start(variant, first, second, settings=None) -> Hint:
+    """The fair game handicap (``records.forecast.fair_handicap``) from the two skills."""
     players = (first, second)
-    found = stronger(variant, players)
-    if isinstance(found, Hint):
-        return found
-    strong, expected_score, reasons = found
-    if expected_score is not None:
-        head_start = pyramid_head_start(expected_score, target)
-    else:  # one ball (T/8 points) per sports class between them
-        classes = [SKILL_ORDER.index(p.skill_class) for p in players]
-        per_class = 1 if in_balls else max(1, round(target / 8))
-        head_start = min(target - 1, abs(classes[0] - classes[1]) * per_class)
-    weak = 1 - strong
-    names = {"weak": players[weak].display_name, "n": head_start}
-    if not head_start:
+    sides = [forecast.side(variant, player) for player in players]
+    p = forecast.frame_probability(variant, sides[0].skill, sides[1].skill)
+    fair = forecast.fair_handicap(variant, p, settings)
+    weak = fair.seat
+    names = {"weak": players[weak].display_name, "n": fair.head_start}
+    if not fair.head_start:
         summary = _("Evenly matched: no handicap.")
-    elif in_balls:
-        names["shorthand"] = f"{target}–{target - head_start}"
+    elif fair.in_balls:
+        names["shorthand"] = fair.shorthand
         summary = (
             ngettext(
                 "%(shorthand)s: %(weak)s starts with %(n)s ball on the shelf.",
                 "%(shorthand)s: %(weak)s starts with %(n)s balls on the shelf.",
-                head_start,
+                fair.head_start,
             )
             % names
         )
@@ -297,12 +306,124 @@ def suggest_head_start(variant, first, second) -> Hint:
             ngettext(
                 "%(weak)s starts with %(n)s point.",
                 "%(weak)s starts with %(n)s points.",
-                head_start,
+                fair.head_start,
             )
             % names
         )
     keys = PYRAMID_SETTINGS
-    return Hint(summary, reasons, {keys["weaker"]: str(weak), keys["head_start"]: head_start})
+    chosen = {keys["weaker"]: str(weak), keys["head_start"]: fair.head_start, keys["returned"]: 0}
+    odds = forecast.Odds(sides[0], sides[1], fair.probability)
+    skills = [side.skill for side in sides]
+    reasons = rating_reasons(players, skills)
+    return Hint(summary, reasons, chosen, odds.frame_chances, handicap_label(fair))
+
+
+def handicap_label(fair):
+    """What the odds a game handicap leaves are of: "With 8–6", "With 18 points"."""
+    if not fair.head_start:
+        return _("On equal terms")
+    if fair.in_balls:
+        return _("With %(shorthand)s") % {"shorthand": fair.shorthand}
+    return ngettext(
+        "With a head start of %(n)s point", "With a head start of %(n)s points", fair.head_start
+    ) % {"n": fair.head_start}
+
+
+# --- the odds, and the fair race of a match ---------------------------------------------------
+
+
+@dataclass
+class OddsHint:
+    """What the start form shows of the odds: the game's (or the match's, with its head
+    starts) as the form stands; of a match, the fair race in words and the head starts it
+    sets (``fair_settings``: the match form's fields), the odds it leaves."""
+
+    odds: forecast.Odds
+    label: str
+    note: str = ""
+    fair: str = ""
+    fair_settings: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def acceptable(self):
+        return bool(self.fair_settings)
+
+    @property
+    def fair_label(self):
+        return fair_race_label(self.odds.fair)
+
+    @property
+    def fair_odds(self):
+        """The odds the fair race leaves, when it is not the race asked already."""
+        return self.odds.fair_chances if self.acceptable else None
+
+
+NOT_MODELLED = (rules.ADVICE_STROKES, rules.ADVICE_CUE_ROLES)
+
+
+def odds_hint(variant, tokens, settings=None, race=None) -> OddsHint | None:
+    """The odds of the two seats ``tokens`` in ``variant`` with the form's ``settings``; with
+    ``race`` (race to, head start of A, of B) those of the match and its fair race. None for a
+    game not played by two, or until both seats are known."""
+    game = rules.VARIANTS.get(variant)
+    if game is None or not game.plays_matches or not game.min_seats <= 2 <= game.max_seats:
+        return None
+    seats = seats_from_tokens(tokens)
+    if len(seats) != 2 or any(seat is None for seat in seats):
+        return None
+    a, b = (forecast.side(variant, seat) for seat in seats)
+    note = ""
+    if game.handicap_advice in NOT_MODELLED:
+        note = _("On equal terms: the game's own handicap is not counted in these odds.")
+    if race is None:
+        return OddsHint(forecast.game_odds(variant, a, b, settings), _("The game"), note)
+    race_to, head_a, head_b = race
+    odds = forecast.match_odds(variant, a, b, race_to, (head_a, head_b), settings=settings)
+    found = OddsHint(odds, race_label(*odds.needs), note)
+    if any(isinstance(seat, str) for seat in seats):
+        return found  # a guest: no handicap is suggested
+    fair = odds.fair
+    if fair.needs == odds.needs:
+        found.fair = _("This is the fair race.")
+        return found
+    found.fair = fair_race_sentence(odds)
+    found.fair_settings = {
+        "head_start_a": fair.head_start if fair.side == "a" else 0,
+        "head_start_b": fair.head_start if fair.side == "b" else 0,
+    }
+    return found
+
+
+def fair_race_label(fair):
+    """What the odds of the fair race are of: "The fair race, 5 vs 3"."""
+    need_a, need_b = fair.needs
+    return _("The fair race, %(a)s vs %(b)s") % {"a": need_a, "b": need_b}
+
+
+def fair_race_sentence(odds):
+    """The fair race of ``odds`` (a match's) in words: "The fair race: Bob gets a head start
+    of 2 frames (5 vs 3)."."""
+    fair = odds.fair
+    need_a, need_b = fair.needs
+    words = {"a": need_a, "b": need_b, "n": fair.head_start}
+    if not fair.head_start:
+        return _("The fair race: no head start (%(a)s vs %(b)s).") % words
+    words["name"] = (odds.a if fair.side == "a" else odds.b).name
+    return (
+        ngettext(
+            "The fair race: %(name)s gets a head start of %(n)s frame (%(a)s vs %(b)s).",
+            "The fair race: %(name)s gets a head start of %(n)s frames (%(a)s vs %(b)s).",
+            fair.head_start,
+        )
+        % words
+    )
+
+
+def race_label(need_a, need_b):
+    """ "The match, race to 5", or with a head start "The match, 5 vs 4"."""
+    if need_a == need_b:
+        return _("The match, race to %(n)s") % {"n": need_a}
+    return _("The match, %(a)s vs %(b)s") % {"a": need_a, "b": need_b}
 
 
 # The adviser of each kind of handicap a game's ``Variant.handicap_advice`` names.
@@ -320,5 +441,6 @@ def advised_variants():
 
 
 def adviser(key):
-    """The function ``(variant, first, second) -> Hint`` that advises ``key``'s handicap."""
+    """The function ``(variant, first, second, settings=None) -> Hint`` that advises
+    ``key``'s handicap (``settings``: the form's, as they stand)."""
     return ADVISERS[rules.get_variant(key).handicap_advice]

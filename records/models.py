@@ -15,12 +15,16 @@ from players.models import Player
 
 
 class Rating(models.Model):
-    """A player's current rating in a family of games, and his rated games in it."""
+    """A player's current skill in a family of games (Glicko-2: the rating, its deviation and
+    volatility), his rated games in it and when he last played one."""
 
     family = models.CharField(_("rating family"), max_length=32)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     rating = models.FloatField(_("rating"))
+    deviation = models.FloatField(_("deviation"), default=350.0)
+    volatility = models.FloatField(_("volatility"), default=0.06)
     games = models.PositiveIntegerField(_("rated games"))
+    last_played = models.DateTimeField(_("last rated game"), null=True)
 
     class Meta:
         verbose_name = _("rating")
@@ -41,6 +45,8 @@ class RatingPoint(models.Model):
     game_id = models.PositiveIntegerField(_("game"))
     finished_at = models.DateTimeField(_("finished"))
     rating = models.FloatField(_("rating"))
+    deviation = models.FloatField(_("deviation"), default=350.0)
+    volatility = models.FloatField(_("volatility"), default=0.06)
 
     class Meta:
         verbose_name = _("rating history point")

@@ -1,4 +1,5 @@
-"""Elo ratings per variant family, from the stored finished games.
+"""The ratings per variant family, from the stored finished games: Glicko-2, each a rating
+with its deviation (``records.glicko``).
 
 A rating is a pure function of the finished games, taken in chronological order
 (``finished_at``, then ``id``). ``recompute(family)`` replays them all; ``update(ratings)``
@@ -18,24 +19,23 @@ Families
     the same skills and are what a club's pyramid tournament mixes: one rating
     (``games.rules.pyramid.PYRAMID``).
 
-The formula (classic Elo, every rating starts at ``INITIAL`` = 1500, ``K`` = 32)
-    For players A and B with ratings Ra and Rb, A's expected score is
-    ``Ea = 1 / (1 + 10 ** ((Rb - Ra) / 400))`` and his actual score ``Sa`` is 1 for a win,
-    ½ for a draw, 0 for a loss; after the game ``Ra += K * (Sa - Ea)``.
-
-Multi-player games (cork, and any game with more than two seats)
-    A game of N rated players is read as N·(N−1)/2 pairwise results from the final
-    placing: the winner (or the tied winners of a draw) first, then the others by their final
-    score (higher is better; in «Кладка шаров кием» fewer adjusted strokes are better);
-    equal places are a draw between those two. Every pairwise result is computed from the
-    ratings *before* the game, and each player's change is ``K / (N − 1) * Σ (S − E)`` over
-    his N − 1 opponents, so one game moves a rating at most as much as one two-player game.
+One game
+    Each rated player's skill is updated by Glicko-2 from his results against each of the
+    others (``glicko.rate``; the skills before the game on both sides). A newcomer starts from
+    his sports class (``glicko.start``: the class he has when his first game is rated).
+    Results come from the final placing: the winner (or the tied winners of a draw) first,
+    then the others by their final score (higher is better; in «Кладка шаров кием» fewer
+    adjusted strokes are better); equal places are a draw between those two. A game of N
+    players (cork) is N − 1 results for each.
 
 Handicap games
-    A handicap is meant to make the game even, so in a game played with one (all «Снимание
-    шаров рукой» games, «Кладка шаров кием» with a handicap other than "none", a pyramid game
-    with a head start or returned pots) the expected score is ½ for both: the rating rewards
-    beating the handicap.
+    A game counts as its handicap made it. A pyramid game's head start ("8–7"; in points a
+    ball is the target / 8) and returned pots are a race of balls (``odds.with_handicap``,
+    as the odds on the pages read it, ``records.forecast``): the expected score of each player is
+    his chance with that handicap, so the weaker player who wins a frame he was given good
+    odds in gains less than one who beat an even frame. The traditional games' handicaps
+    (every «Снимание шаров рукой», «Кладка шаров кием» with extra strokes) have no such
+    model: they are meant to make the game even, and count as an even chance for both.
 
 Guests (seats without a roster player) are not rated: the pairs they are part of are left
 out. A game with fewer than two rated players changes nothing.
@@ -48,19 +48,21 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import groupby
 
-from django.db import transaction
-from django.db.models import Count, F, Max, Q, Subquery, Sum
+from django.db import connection, transaction
+from django.db.models import Count, Max, Q, Subquery, Sum
 from django.db.models.fields.json import KT
+from django.utils import timezone
 
 from games import rules
 from games.i18n import render_message
 from games.models import Game, GameStatus, Outcome, Seat
+from records import glicko, odds
 from records.models import Rating, RatingLedger, RatingPoint
 
 logger = logging.getLogger(__name__)
 
-INITIAL = 1500.0
-K = 32.0
+INITIAL = glicko.INITIAL
+DAY = 86_400.0
 
 # Variants whose final score is better when lower, and the games always played with a
 # handicap, are facts of each game: ``rules.Variant.lower_score_wins`` / ``always_handicap``.
@@ -85,13 +87,34 @@ def family_label(family: str) -> str:
 
 
 @dataclass(frozen=True)
+class BallRace:
+    """A pyramid game's handicap as a race of balls (points): the weaker seat's player needs
+    ``target − head_start``, the stronger ``target + returned``."""
+
+    weaker: int  # player id
+    target: int  # balls
+    head_start: float  # balls (of points: a ball is the target / 8 points)
+    returned: int
+
+
+@dataclass(frozen=True)
 class RatedGame:
-    """A finished game as the rating sees it: its rated players and their places (0 = best)."""
+    """A finished game as the rating sees it: its rated players and their places (0 = best),
+    each player's class (where a newcomer starts), and its handicap: None (an even game),
+    ``EVEN`` (a handicap meant to make it even) or a ``BallRace``."""
 
     game_id: int
     finished_at: datetime
-    handicap: bool
+    handicap: object
     places: tuple[tuple[int, int], ...]  # (player_id, place)
+    classes: tuple[str | None, ...] = ()  # per place
+
+    @property
+    def day(self) -> float:
+        return self.finished_at.timestamp() / DAY
+
+
+EVEN = "even"
 
 
 @dataclass
@@ -101,14 +124,19 @@ class Ratings:
     family: str
     ratings: dict[int, float] = field(default_factory=dict)
     games: dict[int, int] = field(default_factory=dict)  # rated games per player
-    # player_id -> [(game_id, finished_at timestamp, rating after the game), ...]
-    history: dict[int, list[tuple[int, float, float]]] = field(default_factory=dict)
+    # player_id -> [(game_id, finished_at timestamp, rating, deviation, volatility), ...]
+    history: dict[int, list[tuple]] = field(default_factory=dict)
     cursor: tuple[datetime, int] | None = None  # (finished_at, id) of the last game applied
     count: int = 0  # games applied
     id_sum: int = 0  # sum of their ids: with count, tells whether older games changed
+    skills: dict[int, glicko.Skill] = field(default_factory=dict)
 
     def rating(self, player_id: int) -> float:
         return self.ratings.get(player_id, INITIAL)
+
+    def skill(self, player_id: int) -> glicko.Skill | None:
+        """His skill after his last game (None: no rated game)."""
+        return self.skills.get(player_id)
 
     def copy(self) -> Ratings:
         return Ratings(
@@ -119,41 +147,63 @@ class Ratings:
             self.cursor,
             self.count,
             self.id_sum,
+            dict(self.skills),
         )
 
 
-def expected(rating: float, opponent: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+def _expected(handicap, pid, other, skills):
+    """``pid``'s expected score against ``other`` as the game's handicap made it (None: as
+    their skills say)."""
+    if handicap is None:
+        return None
+    if handicap == EVEN:
+        return 0.5
+    if pid == handicap.weaker:
+        p = glicko.expected_score(skills[pid], skills[other])
+        return odds.with_handicap(p, handicap.target, handicap.head_start, handicap.returned)
+    p = glicko.expected_score(skills[other], skills[pid])
+    return 1.0 - odds.with_handicap(p, handicap.target, handicap.head_start, handicap.returned)
 
 
-def rating_changes(
-    places: tuple[tuple[int, int], ...], ratings: dict[int, float], handicap: bool = False
-) -> dict[int, float]:
-    """Each rated player's change for one game (see the module's docstring)."""
-    n = len(places)
-    if n < 2:
+def skill_changes(game: RatedGame, skills: dict[int, glicko.Skill]) -> dict[int, glicko.Skill]:
+    """Each rated player's skill after ``game`` (see the module's docstring)."""
+    if len(game.places) < 2:
         return {}
-    before = {pid: ratings.get(pid, INITIAL) for pid, _place in places}
-    changes = {}
-    for pid, place in places:
-        total = 0.0
-        for other, other_place in places:
-            if other == pid:
-                continue
-            score = 1.0 if place < other_place else 0.5 if place == other_place else 0.0
-            total += score - (0.5 if handicap else expected(before[pid], before[other]))
-        changes[pid] = K * total / (n - 1)
-    return changes
+    classes = dict(zip((pid for pid, _place in game.places), game.classes, strict=False))
+    day = game.day
+    before = {
+        pid: (skills.get(pid) or glicko.start(classes.get(pid))).at(day)
+        for pid, _place in game.places
+    }
+    after = {}
+    for pid, place in game.places:
+        results = [
+            glicko.Result(
+                before[other],
+                1.0 if place < other_place else 0.5 if place == other_place else 0.0,
+                _expected(game.handicap, pid, other, before),
+            )
+            for other, other_place in game.places
+            if other != pid
+        ]
+        after[pid] = glicko.rate(before[pid], results, day)
+    return after
 
 
 def apply_game(state: Ratings, game: RatedGame) -> None:
     """Applies one game to ``state`` in place (games must come in chronological order)."""
-    for pid, change in rating_changes(game.places, state.ratings, game.handicap).items():
-        rating = state.ratings.get(pid, INITIAL) + change
-        state.ratings[pid] = rating
-        state.games[pid] = state.games.get(pid, 0) + 1
+    for pid, skill in skill_changes(game, state.skills).items():
+        state.skills[pid] = skill
+        state.ratings[pid] = skill.rating
+        state.games[pid] = skill.games
         state.history.setdefault(pid, []).append(
-            (game.game_id, game.finished_at.timestamp(), rating)
+            (
+                game.game_id,
+                game.finished_at.timestamp(),
+                skill.rating,
+                skill.deviation,
+                skill.volatility,
+            )
         )
     state.cursor = (game.finished_at, game.game_id)
     state.count += 1
@@ -178,15 +228,18 @@ def _after(cursor, prefix=""):
     )
 
 
-def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[RatedGame]:
-    """The family's finished games after ``after`` (all when None), oldest first.
+def load_games(family: str, after: tuple[datetime, int] | None = None, ids=None) -> list[RatedGame]:
+    """The family's finished games after ``after`` (all when None), oldest first; only
+    those of ``ids`` when given (``records.performance`` reads a person's games so).
 
-    Two queries (the games, then their seats): no Python loop over events or settings.
+    Three queries (the games, their seats with the players' classes, the settings of the
+    pyramid games played with a head start): no Python loop over events.
     """
+    found = _finished(family).filter(_after(after))
+    if ids is not None:
+        found = found.filter(id__in=list(ids))
     games = list(
-        _finished(family)
-        .filter(_after(after))
-        .annotate(
+        found.annotate(
             handicap=KT("settings__handicap"),
             head_start=KT("settings__head_start"),
             returned_pots=KT("settings__returned_pots"),
@@ -197,9 +250,9 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
     if not games:
         return []
     seats = Seat.everywhere.order_by("game_id", "position").values_list(
-        "game_id", "player_id", "outcome", "score"
+        "game_id", "player_id", "outcome", "score", "player__skill_class"
     )
-    if after is None:
+    if after is None and ids is None:
         seats = seats.filter(game__status=GameStatus.FINISHED, game__variant__in=families()[family])
     else:
         seats = seats.filter(game_id__in=[game[0] for game in games])
@@ -207,25 +260,66 @@ def load_games(family: str, after: tuple[datetime, int] | None = None) -> list[R
         game_id: [row[1:] for row in rows]
         for game_id, rows in groupby(seats.iterator(chunk_size=10_000), key=lambda row: row[0])
     }
-    return [
-        RatedGame(
-            game_id,
-            finished_at,
-            _handicapped(variant, handicap, head_start, returned_pots),
-            _places(variant, by_game.get(game_id, ())),
+    handicaps = {
+        game_id: _handicap_kind(variant, handicap, head_start, returned_pots)
+        for game_id, _at, variant, handicap, head_start, returned_pots in games
+    }
+    races = _ball_races([game_id for game_id, kind in handicaps.items() if kind == RACE], by_game)
+    rated = []
+    for game_id, finished_at, variant, *_settings in games:
+        seats_of = by_game.get(game_id, ())
+        places = _places(variant, [seat[:3] for seat in seats_of])
+        classes = {seat[0]: seat[3] for seat in seats_of}
+        kind = handicaps[game_id]
+        handicap = races.get(game_id, EVEN) if kind == RACE else kind
+        rated.append(
+            RatedGame(
+                game_id,
+                finished_at,
+                handicap,
+                places,
+                tuple(classes.get(pid) for pid, _place in places),
+            )
         )
-        for game_id, finished_at, variant, handicap, head_start, returned_pots in games
-    ]
+    return rated
 
 
-def _handicapped(variant, handicap, head_start, returned_pots):
-    """Was the game played with a handicap? Always for some games; «Кладка шаров кием» by its
-    kind; the pyramid games by a head start or returned pots (settings read as text)."""
-    if rules.get_variant(variant).always_handicap:
-        return True
-    return handicap not in (None, "", "none") or any(
-        value not in (None, "", "0") for value in (head_start, returned_pots)
-    )
+RACE = "race"
+HEAD_START_GAMES = (rules.ADVICE_HEAD_START_BALLS, rules.ADVICE_HEAD_START_POINTS)
+BALLS_PER_FRAME = 8  # a game of points reads a ball as its target / 8 points
+
+
+def _handicap_kind(variant, handicap, head_start, returned_pots):
+    """None (an even game), ``EVEN`` (a handicap meant to even it: always for some games;
+    «Кладка шаров кием» by its kind) or ``RACE`` (a pyramid game's head start or returned
+    pots, read as a race of balls). Settings are read as text."""
+    game = rules.get_variant(variant)
+    if game.always_handicap or handicap not in (None, "", "none"):
+        return EVEN
+    if any(value not in (None, "", "0") for value in (head_start, returned_pots)):
+        return RACE if game.handicap_advice in HEAD_START_GAMES else EVEN
+    return None
+
+
+def _ball_races(game_ids, by_game) -> dict[int, BallRace]:
+    """The ball races of the pyramid games played with a head start (their full settings)."""
+    races = {}
+    settings = Game.everywhere.filter(id__in=game_ids).values_list("id", "variant", "settings")
+    for game_id, variant, data in settings.iterator(chunk_size=2_000):
+        seats = [seat[0] for seat in by_game.get(game_id, ())]
+        try:
+            parsed = rules.get_variant(variant).settings_from_dict({"players": 2, **data})
+            handicap = parsed.handicap
+            weaker = seats[handicap.weaker_seat]
+        except (rules.SettingsError, IndexError, AttributeError, KeyError, ValueError, TypeError):
+            continue  # unreadable settings: counted as an even handicap
+        if weaker is None or len(seats) != 2:
+            continue
+        target, head_start = parsed.target, handicap.head_start
+        if rules.get_variant(variant).handicap_advice != rules.ADVICE_HEAD_START_BALLS:
+            target, head_start = BALLS_PER_FRAME, head_start * BALLS_PER_FRAME / target
+        races[game_id] = BallRace(weaker, target, head_start, handicap.returned_pots)
+    return races
 
 
 TOP = frozenset({Outcome.WIN, Outcome.DRAW})
@@ -288,14 +382,18 @@ def _matches(state: Ratings, figures) -> bool:
     return (state.count, state.id_sum, state.cursor[0] if state.cursor else None) == figures
 
 
-def newest_finished_game():
-    """(id, finished_at, newest confirmation) of the newest finished game of any kind: one
-    query of two indexed lookups. A game scored by its players counts from its confirmation
-    (``games.services.confirm_game``) but keeps its own end, which may be older than the
-    newest finished game: its confirmation moment changes the stamps too."""
-    confirmed = Game.everywhere.filter(confirmed_at__isnull=False).order_by("-confirmed_at")
+def newest_finished_game(family: str | None = None, games=None):
+    """(id, finished_at, newest confirmation) of the newest finished game of the family (of
+    any kind: None) among ``games`` (the network's): one query of two indexed lookups. A game
+    scored by its players counts from its confirmation (``games.services.confirm_game``) but
+    keeps its own end, which may be older than the newest finished game: its confirmation
+    moment changes the stamps too."""
+    games = Game.everywhere.all() if games is None else games
+    if family is not None:
+        games = games.filter(variant__in=families()[family])
+    confirmed = games.filter(confirmed_at__isnull=False).order_by("-confirmed_at")
     return (
-        Game.everywhere.filter(status=GameStatus.FINISHED)
+        games.filter(status=GameStatus.FINISHED)
         .order_by("-finished_at", "-id")
         .annotate(confirmed=Subquery(confirmed.values("confirmed_at")[:1]))
         .values_list("id", "finished_at", "confirmed")
@@ -306,18 +404,14 @@ def newest_finished_game():
 # --- kept up to date in the database, game by game (records.models) ------------------------
 
 
-def _stamp(newest=None) -> str:
-    """The newest finished game of any kind as text (ratings stored under it are current)."""
-    newest = newest_finished_game() if newest is None else newest
+def _stamp(family: str | None = None, newest=None) -> str:
+    """The family's newest finished game as text (its ratings stored under it are current):
+    a game of another family leaves them current."""
+    newest = newest_finished_game(family) if newest is None else newest
     if not newest:
         return ""
     confirmed = f":{newest[2].timestamp()}" if len(newest) > 2 and newest[2] else ""
     return f"{newest[0]}:{newest[1].isoformat()}{confirmed}"  # at most 56 characters
-
-
-def newest_stamp() -> str:
-    """What ``current`` checks its copy against: the newest finished game (one query)."""
-    return _stamp()
 
 
 class _History:
@@ -329,20 +423,27 @@ class _History:
     def get(self, player_id, default=None):
         points = RatingPoint.objects.filter(family=self.family, player_id=player_id)
         rows = points.order_by("finished_at", "game_id").values_list(
-            "game_id", "finished_at", "rating"
+            "game_id", "finished_at", "rating", "deviation", "volatility"
         )
-        return [(game_id, at.timestamp(), value) for game_id, at, value in rows] or default
+        return [(game_id, at.timestamp(), *figures) for game_id, at, *figures in rows] or default
+
+
+def history(family: str, player_id: int) -> list[tuple]:
+    """His points in the family, oldest first: [(game_id, timestamp, rating, deviation,
+    volatility), …] (one query)."""
+    return _History(family).get(player_id, [])
 
 
 class StoredRatings:
     """A family's ratings as stored (``Rating`` rows), as of the ledger's last game: what
-    ``current`` serves. ``rating``, ``ratings``, ``games`` and ``count`` as ``Ratings``'s;
-    ``history.get(player_id)`` reads that player's points."""
+    ``current`` serves. ``rating``, ``skill``, ``ratings``, ``games`` and ``count`` as
+    ``Ratings``'s; ``history.get(player_id)`` reads that player's points."""
 
     def __init__(self, family, ledger, rows, stamp):
         self.family, self.stamp = family, stamp
-        self.ratings = {player_id: value for player_id, value, _games in rows}
-        self.games = {player_id: games for player_id, _value, games in rows}
+        self.skills = {row[0]: _skill(*row[1:]) for row in rows}
+        self.ratings = {pid: skill.rating for pid, skill in self.skills.items()}
+        self.games = {pid: skill.games for pid, skill in self.skills.items()}
         self.count = ledger.count
         self.cursor = (ledger.last_finished_at, ledger.last_game_id) if ledger.count else None
         self.history = _History(family)
@@ -350,12 +451,23 @@ class StoredRatings:
     def rating(self, player_id: int) -> float:
         return self.ratings.get(player_id, INITIAL)
 
+    def skill(self, player_id: int) -> glicko.Skill | None:
+        return self.skills.get(player_id)
+
+
+SKILL_FIELDS = ("player_id", "rating", "deviation", "volatility", "games", "last_played")
+
+
+def _skill(value, deviation, volatility, games, last_played):
+    day = last_played.timestamp() / DAY if last_played else None
+    return glicko.Skill(value, deviation, volatility, games, day)
+
 
 _memo: dict[str, StoredRatings] = {}  # this process's copy of each family's ratings
 
 
 def current(family: str, stamp: str | None = None) -> StoredRatings:
-    """The family's ratings as of the newest finished game.
+    """The family's ratings as of the newest finished game, every person's.
 
     Stored in the database and brought up to date as each game finishes (``game_finished``,
     which ``games.services.finish_game`` calls), so a page only reads them: one query to
@@ -363,26 +475,50 @@ def current(family: str, stamp: str | None = None) -> StoredRatings:
     not. If the stored ratings are behind (games finished while none was applied, a finish
     taken back, games edited by hand), ``catch_up`` applies the newer games or, when older
     ones changed, recomputes them all. So the figures served always equal
-    ``recompute(family)`` as of the newest finished game (``stamp``: ``newest_stamp()``'s,
-    read once by a page that asks for several families).
+    ``recompute(family)`` as of the family's newest finished game (``stamp``:
+    ``_stamp(family)``'s). A page that needs a few people's
+    ratings reads only theirs (``skills``): a network's family has tens of thousands.
     """
-    stamp = _stamp() if stamp is None else stamp
+    stamp = _stamp(family) if stamp is None else stamp
     memo = _memo.get(family)
     if memo is not None and memo.stamp == stamp:
         return memo
+    ledger = _up_to_date(family, stamp)
+    rows = Rating.objects.filter(family=family).values_list(*SKILL_FIELDS)
+    _memo[family] = StoredRatings(family, ledger, list(rows), stamp)
+    return _memo[family]
+
+
+def up_to_date(family: str) -> None:
+    """Brings the family's stored ratings and points up to date with its finished games
+    (two queries while they are)."""
+    _up_to_date(family, _stamp(family))
+
+
+def _up_to_date(family, stamp) -> RatingLedger:
     ledger = RatingLedger.objects.filter(family=family).first()
     if ledger is None or ledger.stamp != stamp:
         ledger = catch_up(family, stamp)
-    rows = Rating.objects.filter(family=family).values_list("player_id", "rating", "games")
-    _memo[family] = StoredRatings(family, ledger, list(rows), stamp)
-    return _memo[family]
+    return ledger
+
+
+def skills(family: str, player_ids, stamp: str | None = None) -> dict[int, glicko.Skill]:
+    """The stored skills of these people (those with rated games), as of the newest
+    finished game: two or three queries however many people the family rates."""
+    stamp = _stamp(family) if stamp is None else stamp
+    memo = _memo.get(family)
+    if memo is not None and memo.stamp == stamp:
+        return {pid: memo.skills[pid] for pid in player_ids if pid in memo.skills}
+    _up_to_date(family, stamp)
+    rows = Rating.objects.filter(family=family, player_id__in=list(player_ids))
+    return {row[0]: _skill(*row[1:]) for row in rows.values_list(*SKILL_FIELDS)}
 
 
 def catch_up(family: str, stamp: str | None = None) -> RatingLedger:
     """Brings the family's stored ratings up to date (its ledger row locked meanwhile):
     applies the games finished after the last one applied, writing only the changed players'
     rows and their new points; recomputes them all when older games changed."""
-    stamp = _stamp() if stamp is None else stamp
+    stamp = _stamp(family) if stamp is None else stamp
     with transaction.atomic():
         RatingLedger.objects.get_or_create(family=family)
         ledger = RatingLedger.objects.select_for_update().get(family=family)
@@ -391,10 +527,10 @@ def catch_up(family: str, stamp: str | None = None) -> RatingLedger:
         if ledger.count:
             state.cursor = (ledger.last_finished_at, ledger.last_game_id)
         if not _matches(state, figures) and state.count < figures[0]:
-            for player_id, value, games in Rating.objects.filter(family=family).values_list(
-                "player_id", "rating", "games"
-            ):
-                state.ratings[player_id], state.games[player_id] = value, games
+            for row in Rating.objects.filter(family=family).values_list(*SKILL_FIELDS):
+                skill = _skill(*row[1:])
+                state.skills[row[0]], state.ratings[row[0]] = skill, skill.rating
+                state.games[row[0]] = skill.games
             for game in load_games(family, after=state.cursor):
                 apply_game(state, game)  # state.history: only the new points
             if _matches(state, figures):
@@ -410,32 +546,58 @@ def catch_up(family: str, stamp: str | None = None) -> RatingLedger:
     return ledger
 
 
+def _at(timestamp):
+    return datetime.fromtimestamp(timestamp, tz=UTC)
+
+
 def _store(family, state, points):
     """Writes the ratings of the players in ``points`` and those points."""
     Rating.objects.bulk_create(
         [
-            Rating(family=family, player_id=pid, rating=state.ratings[pid], games=state.games[pid])
-            for pid in points
+            Rating(
+                family=family,
+                player_id=pid,
+                rating=skill.rating,
+                deviation=skill.deviation,
+                volatility=skill.volatility,
+                games=skill.games,
+                last_played=_at(rows[-1][1]),
+            )
+            for pid, rows in points.items()
+            for skill in [state.skills[pid]]
         ],
         update_conflicts=True,
         unique_fields=["family", "player"],
-        update_fields=["rating", "games"],
+        update_fields=["rating", "deviation", "volatility", "games", "last_played"],
         batch_size=2_000,
     )
+    points = (
+        (family, pid, game_id, _at(at), value, deviation, volatility)
+        for pid, rows in points.items()
+        for game_id, at, value, deviation, volatility in rows
+    )
+    if connection.vendor == "postgresql":  # a rebuild writes millions: COPY, not INSERTs
+        _copy(RatingPoint, POINT_FIELDS, points)
+        return
     RatingPoint.objects.bulk_create(
-        [
-            RatingPoint(
-                family=family,
-                player_id=pid,
-                game_id=game_id,
-                finished_at=datetime.fromtimestamp(at, tz=UTC),
-                rating=value,
-            )
-            for pid, rows in points.items()
-            for game_id, at, value in rows
-        ],
+        [RatingPoint(**dict(zip(POINT_FIELDS, row, strict=True))) for row in points],
         batch_size=5_000,
     )
+
+
+POINT_FIELDS = ("family", "player_id", "game_id", "finished_at", "rating", "deviation")
+POINT_FIELDS += ("volatility",)
+
+
+def _copy(model, names, rows):
+    """Writes ``rows`` (tuples of the fields ``names``) with PostgreSQL's COPY."""
+    fields = {field.attname: field.column for field in model._meta.concrete_fields}
+    columns = ", ".join(f'"{fields[name]}"' for name in names)
+    with connection.cursor() as cursor:
+        sql = f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN'
+        with cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def game_finished(game) -> None:
@@ -452,7 +614,7 @@ def game_finished(game) -> None:
 def game_reopened(game) -> None:
     """``games.services.reopen_game``'s hook: a finish taken back (a marker correcting the
     last frame) is taken out of the stored ratings. When it is the family's last game applied,
-    as it nearly always is, its players' ratings go back to their points before it; otherwise
+    as it nearly always is, its players' skills go back to their points before it; otherwise
     the next read finds the figures changed and recomputes them all."""
     family = family_of(game.variant)
     try:
@@ -471,14 +633,23 @@ def game_reopened(game) -> None:
                 if before is None:
                     rows.delete()
                 else:
-                    rows.update(rating=before.rating, games=F("games") - 1)
+                    games = RatingPoint.objects.filter(
+                        family=family, player_id=point.player_id
+                    ).exclude(game_id=game.pk)
+                    rows.update(
+                        rating=before.rating,
+                        deviation=before.deviation,
+                        volatility=before.volatility,
+                        games=games.count(),
+                        last_played=before.finished_at,
+                    )
             RatingPoint.objects.filter(family=family, game_id=game.pk).delete()
             last = (
                 _finished(family).order_by("-finished_at", "-id").values_list("finished_at", "id")
             ).first()
             ledger.count, ledger.id_sum = ledger.count - 1, ledger.id_sum - game.pk
             ledger.last_finished_at, ledger.last_game_id = last or (None, None)
-            ledger.stamp = _stamp()
+            ledger.stamp = _stamp(family)
             ledger.save()
     except Exception:  # noqa: BLE001 - the correction matters more than the rating
         logger.exception("Ratings not taken back for game %s", game.pk)
@@ -492,5 +663,19 @@ def forget(stored=True):
         RatingLedger.objects.all().delete()
 
 
-def ratings_for(variant: str) -> Ratings:
+def ratings_for(variant: str) -> StoredRatings:
     return current(family_of(variant))
+
+
+def today() -> float:
+    """Now, in the days ``glicko.Skill`` counts in."""
+    return timezone.now().timestamp() / DAY
+
+
+def skill_of(family: str, player_id: int | None, skill_class: str | None = None) -> glicko.Skill:
+    """A person's skill in ``family`` as of now (his deviation widened by the time since his
+    last game); a person without rated games (or a guest: None) starts from his class."""
+    skill = skills(family, [player_id]).get(player_id) if player_id is not None else None
+    if skill is None:
+        return glicko.start(skill_class)
+    return skill.at(today())

@@ -16,15 +16,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.cache import cache
-from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery
+from django.db.models import Count, F, OuterRef, Prefetch, Q, Subquery, Sum
 from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from clubs.current import current_club
+from clubs.scoping import walls_down
 from games import rules
 from games.models import Game, GameStatus, Outcome, Seat, variant_choices
 from games.presentation import Figure, presentation_of
-from records import rating
+from records import glicko, rating
 from toolbox.roles import ADMINS, MARKERS
 
 FINISHED = GameStatus.FINISHED
@@ -115,7 +117,10 @@ class VariantRecord:
 
 def player_records(player) -> list[VariantRecord]:
     """Per game played: games, wins, losses, draws and the game's own figures; one query."""
-    key = f"records:player:v1:{player.pk}:{_stamp_text()}"
+    # Cached until one of his finished games at the club changes (one indexed aggregate): a
+    # game of anyone else, or at another club, leaves it.
+    figures = finished_seats().filter(player=player).aggregate(n=Count("id"), ids=Sum("game_id"))
+    key = f"records:player:v2:{_club_key()}:{player.pk}:{figures['n']}:{figures['ids']}"
     values = cache.get(key)  # cached until another game finishes (or for an hour)
     if values is None:
         aggregates = {}
@@ -161,39 +166,49 @@ def player_games(player):
 
 
 def player_ratings(player) -> list[dict]:
-    """The player's rating in every family he has rated games in, with its history."""
-    ratings, stamp = [], rating.newest_stamp()
+    """The player's rating in every family he has rated games in: as of now (his deviation
+    widened by the time since his last game), provisional or not, with its history."""
+    ratings, now = [], rating.today()
     for family in rating.families():
-        state = rating.current(family, stamp)
-        history = state.history.get(player.pk)
-        if not history:
+        skill = rating.skills(family, [player.pk]).get(player.pk)
+        if skill is None:
             continue
+        skill = skill.at(now)
         ratings.append(
             {
                 "family": family,
                 "label": rating.family_label(family),
-                "rating": round(state.rating(player.pk)),
-                "games": state.games[player.pk],
-                "chart": rating_chart(history),
+                "rating": round(skill.rating),
+                "deviation": round(skill.deviation),
+                "provisional": skill.provisional,
+                "games": skill.games,
+                "chart": rating_chart(
+                    rating.history(family, player.pk), glicko.start(player.skill_class)
+                ),
             }
         )
     return ratings
 
 
-def rating_chart(history, width=480, height=170, max_points=400):
-    """Coordinates for a server-rendered SVG line of a rating over time.
+def rating_chart(history, start=None, width=480, height=170, max_points=400):
+    """Coordinates for a server-rendered SVG line of a rating over time, in a band of ± its
+    deviation.
 
-    ``history``: [(game_id, finished_at timestamp, rating after), …], oldest first. The line
-    starts at the initial rating just before the first game; x is proportional to time.
+    ``history``: [(game_id, finished_at timestamp, rating after, deviation after, …), …],
+    oldest first. The line starts at ``start`` (a ``glicko.Skill``: where he started) just
+    before the first game; x is proportional to time.
     """
+    start = start or glicko.start(None)
     left, right, top, bottom = 44, 12, 10, 24  # room for the rating and date labels
-    points = [(history[0][1], rating.INITIAL)] + [(ts, value) for _gid, ts, value in history]
+    points = [(history[0][1], start.rating, start.deviation)] + [
+        (row[1], row[2], row[3]) for row in history
+    ]
     if len(points) > max_points:  # keep the shape, bound the size of the page
         step = len(points) / max_points
         points = [points[int(i * step)] for i in range(max_points)] + [points[-1]]
     times = [p[0] for p in points]
-    values = [p[1] for p in points]
-    low, high = min(values), max(values)
+    low = min(value - deviation for _ts, value, deviation in points)
+    high = max(value + deviation for _ts, value, deviation in points)
     if high - low < 20:
         low, high = low - 10, high + 10
     t0, t1 = times[0], times[-1]
@@ -206,11 +221,14 @@ def rating_chart(history, width=480, height=170, max_points=400):
     def y(value):
         return f"{top + (height - top - bottom) * (high - value) / (high - low):.1f}"
 
+    upper = [f"{x(ts)},{y(v + d)}" for ts, v, d in points]
+    lower = [f"{x(ts)},{y(v - d)}" for ts, v, d in reversed(points)]
     tz = timezone.get_current_timezone()
     return {
         "width": width,
         "height": height,
-        "points": " ".join(f"{x(ts)},{y(v)}" for ts, v in points),
+        "points": " ".join(f"{x(ts)},{y(v)}" for ts, v, _d in points),
+        "band": " ".join(upper + lower),
         "high": round(high),
         "low": round(low),
         "high_y": y(high),
@@ -223,7 +241,7 @@ def rating_chart(history, width=480, height=170, max_points=400):
         "first": datetime.fromtimestamp(t0, tz),
         "last": datetime.fromtimestamp(t1, tz),
         "last_x": x(t1),
-        "last_y": y(values[-1]),
+        "last_y": y(points[-1][1]),
     }
 
 
@@ -246,20 +264,45 @@ def leaderboard_columns(variant: str) -> list[Column]:
     return columns
 
 
-def leaderboard(variant: str, period: str = "all", min_games: int = 1, sort: str = "", desc=None):
+EVERY_RATING_PAST = 5_000  # a board of more people reads the family's every rating
+
+
+def leaderboard(
+    variant: str,
+    period: str = "all",
+    min_games: int = 1,
+    sort: str = "",
+    desc=None,
+    rank_provisional: bool | None = None,
+    cached: bool = True,
+):
     """One row per roster player with at least ``min_games`` finished games of ``variant``
-    in ``period``: his outcome counts, win percentage, current rating and the game's figures.
+    in ``period``: his outcome counts, win percentage, current rating (with its deviation and
+    whether it is provisional) and the game's figures.
 
     Sorted by ``sort`` (a column key; default: win percentage), best first unless ``desc``
-    says otherwise; ties by games played, then name. One aggregate query (plus the cached
-    ratings).
+    says otherwise; ties by games played, then name. Each row's ``place``: 1, 2, …; a player
+    whose rating is provisional has none and is listed below the ranked players, unless
+    ``rank_provisional`` (the club's choice, ``Club.rank_provisional``, when None). One
+    aggregate query (plus the cached ratings), kept in the cache unless not ``cached`` (the
+    network's board, ``records.network``, keeps its own). Within ``all_clubs()``: a row per
+    person of the network, over every club's games.
     """
-    rows = _board_rows(variant, period_start(period), max(1, min_games))
-    ratings = rating.ratings_for(variant)
+    if rank_provisional is None:
+        rank_provisional = getattr(current_club(), "rank_provisional", False)
+    rows = _board_rows(variant, period_start(period), max(1, min_games), cached)
+    family, now = rating.family_of(variant), rating.today()
+    if len(rows) > EVERY_RATING_PAST:  # the network's board: the family's every rating, read
+        skills = rating.current(family).skills  # at once, is half the time of theirs by id
+    else:
+        skills = rating.skills(family, [row["player_id"] for row in rows])
     for row in rows:
         row["name"] = row["nickname"] or row["full_name"]
         row["win_percentage"] = win_percentage(row["wins"], row["games"])
-        row["rating"] = round(ratings.rating(row["player_id"]))
+        skill = skills.get(row["player_id"])
+        skill = skill.at(now) if skill else glicko.start(None)
+        row["rating"], row["deviation"] = round(skill.rating), round(skill.deviation)
+        row["provisional"] = skill.provisional
     columns = {c.key: c for c in leaderboard_columns(variant)}
     column = columns.get(sort) or columns["win_percentage"]
     if desc is None:
@@ -269,46 +312,72 @@ def leaderboard(variant: str, period: str = "all", min_games: int = 1, sort: str
     present = [r for r in rows if r[column.key] is not None]
     missing = [r for r in rows if r[column.key] is None]
     present.sort(key=lambda r: r[column.key], reverse=desc)
-    return present + missing, column.key, desc
+    rows = present + missing
+    if not rank_provisional:
+        rows = [r for r in rows if not r["provisional"]] + [r for r in rows if r["provisional"]]
+    place = 0
+    for row in rows:
+        if rank_provisional or not row["provisional"]:
+            place += 1
+            row["place"] = place
+        else:
+            row["place"] = None
+    return rows, column.key, desc
 
 
-BOARD_CACHE_KEY = "records:board:v1:{variant}:{start}:{min_games}:{stamp}"
+BOARD_CACHE_KEY = "records:board:v2:{club}:{variant}:{start}:{min_games}:{stamp}"
 
 
-def _stamp_text():
-    """The newest finished game as text: figures cached under it stay valid until another
-    game finishes."""
-    newest = rating.newest_finished_game()
+def _club_key():
+    """Whose figures are cached: the club in scope's, or the network's within ``all_clubs()``
+    (``records.network``)."""
+    if walls_down():
+        return "network"
+    club = current_club()
+    return club.pk if club else "-"
+
+
+def board_stamp(variant):
+    """The club's newest finished game of ``variant`` as text (the network's within
+    ``all_clubs()``): figures cached under it stay valid until another such game finishes
+    there."""
+    newest = rating.newest_finished_game(games=Game.objects.filter(variant=variant))
     if not newest:
         return "none"
     confirmed = newest[2].timestamp() if newest[2] else ""
     return f"{newest[0]}-{newest[1].timestamp()}-{confirmed}"
 
 
-def _board_rows(variant, start, min_games):
-    """The leaderboard's aggregates, cached until another game finishes (or for an hour)."""
-    key = BOARD_CACHE_KEY.format(
-        variant=variant,
-        start=start.isoformat() if start else "all",
-        min_games=min_games,
-        stamp=_stamp_text(),
-    )
-    rows = cache.get(key)
-    if rows is None:
-        seats = finished_seats().filter(game__variant=variant, player__isnull=False)
-        if start is not None:
-            seats = seats.filter(game__finished_at__gte=start)
-        figures = OUTCOME_FIGURES + variant_figures(variant)
-        rows = list(
-            seats.values("player_id")
-            .annotate(
-                full_name=F("player__full_name"),
-                nickname=F("player__nickname"),
-                **{f.key: f.expression() for f in figures},
-            )
-            .filter(games__gte=min_games)
-            .order_by()
+def _board_rows(variant, start, min_games, cached=True):
+    """The leaderboard's aggregates, cached (unless not ``cached``) until another game
+    finishes (or for an hour)."""
+    key = None
+    if cached:
+        key = BOARD_CACHE_KEY.format(
+            club=_club_key(),
+            variant=variant,
+            start=start.isoformat() if start else "all",
+            min_games=min_games,
+            stamp=board_stamp(variant),
         )
+        rows = cache.get(key)
+        if rows is not None:
+            return rows
+    seats = finished_seats().filter(game__variant=variant, player__isnull=False)
+    if start is not None:
+        seats = seats.filter(game__finished_at__gte=start)
+    figures = OUTCOME_FIGURES + variant_figures(variant)
+    rows = list(
+        seats.values("player_id")
+        .annotate(
+            full_name=F("player__full_name"),
+            nickname=F("player__nickname"),
+            **{f.key: f.expression() for f in figures},
+        )
+        .filter(games__gte=min_games)
+        .order_by()
+    )
+    if key is not None:
         cache.set(key, rows, 3600)
     return rows
 

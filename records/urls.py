@@ -19,6 +19,7 @@ game_urlpatterns = [
 
 player_urlpatterns = [
     path("<int:pk>/", players.player_detail, name="detail"),
+    path("<int:pk>/network/", players.player_network, name="network"),
     path("merges/", merges.people, name="merges"),
     path("merges/<int:pk>/undo/", merges.undo, name="merge_undo"),
 ]

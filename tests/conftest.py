@@ -3,11 +3,15 @@ browser. The data they are built from is in ``tests/factories.py``."""
 
 import os
 import shutil
+from io import StringIO
 
 import pytest
 import redis
 from django.core.cache import cache
 from django.core.cache.backends.redis import RedisCacheClient
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.test import TransactionTestCase, override_settings
 
 from boards import feeds as board_feeds
 from clubs.current import club_for_host, forget_clubs
@@ -15,6 +19,7 @@ from clubs.models import Club
 from live import hub as hubs
 from live import streams
 from records import rating
+from tests import saved_rows
 from tests.factories import PASSWORD, PlayerFactory, TableFactory, UserFactory
 from toolbox.roles import ADMINS, MARKERS
 
@@ -86,6 +91,32 @@ def fresh_caches():
     clear_cache()
     rating.forget(stored=False)
     streams.forget()
+
+
+@pytest.fixture(scope="session")
+def demo_club_rows(django_db_setup, django_db_blocker, tmp_path_factory, worker_id):
+    """The demo club as ``load_demo_club`` leaves a test database, with what it printed
+    (``tests/saved_rows.py``): loaded once per run, by the first worker that asks, in a
+    transaction rolled back; ``demo_club_rows.restore()`` puts it in place of a test's
+    database in a second or two and returns the command's output."""
+    shared = tmp_path_factory.getbasetemp()
+    if worker_id != "master":  # each worker's folder is in the run's own
+        shared = shared.parent
+
+    def load():
+        with (
+            django_db_blocker.unblock(),
+            override_settings(PASSWORD_HASHERS=FAST_HASHERS),  # as every test's (above)
+            transaction.atomic(),
+        ):
+            out = StringIO()
+            call_command("load_demo_club", stdout=out)
+            saved = saved_rows.save(out.getvalue())
+            transaction.set_rollback(True)
+        saved_rows.forget_caches()
+        return saved
+
+    return saved_rows.made_once(shared / f"demo-club-{connection.vendor}.pickle", load)
 
 
 @pytest.fixture
@@ -195,32 +226,76 @@ def login(page, live_server, username, password=PASSWORD):
 
 MAX_WORKERS = 4  # each runs a browser and live servers of its own: more costs more than it gives
 
-# Tests that share one worker of a parallel run, by path: a fixture of theirs loads the demo
-# club once (package- or module-scoped) instead of once per worker, or they write the same
-# files. Every other test goes to whichever worker is free. (pytest-xdist's ``xdist_group``
-# marks would say this on the tests, but its loadgroup renames the tests by an attribute
-# pytest 9 no longer reads: they are spread as if unmarked.)
+# Tests that share one worker of a parallel run, by path, in groups: each group's tests go
+# to one worker, in order. Every other test goes to whichever worker is free. (pytest-xdist's
+# ``xdist_group`` marks would say this on the tests, but its loadgroup renames the tests by an
+# attribute pytest 9 no longer reads: they are spread as if unmarked.)
 SHARED_WORKER = (
-    "tests/api/",  # tests/api/conftest.py: demo_club, for the whole package
-    "tests/clubsite/test_crawl.py",  # demo_club, for its three crawls
-    "tests/clubsite/test_demo_command.py",  # demo, for its checks of the demo
-    "tests/clubs/test_walls.py",  # two clubs, each with the demo, for its crawls
+    # The demo club, loaded once for the run (demo_club_rows) and put back for each: its
+    # users on one worker, so that none waits for another worker's loading (nor loads the
+    # module-scoped clubs of test_crawl, test_walls and test_demo_command twice).
+    (
+        "tests/clubs/test_walls.py",  # two clubs, each with the demo, for its crawls
+        "tests/clubsite/test_crawl.py",  # demo_club, for its crawls
+        "tests/clubsite/test_backup.py",  # the demo club backed up and restored
+        "tests/clubsite/test_demo_command.py",  # demo, for its checks of the demo
+    ),
+    ("tests/api/",),  # tests/api/conftest.py: demo_club, for the whole package
     # The benchmarks' smoke runs: those that serve the site as in production collect its
     # static files into the one staticfiles/ folder (bench/board_load.py), one at a time.
+    ("tests/bench/test_smoke.py",),
+)
+
+# The longest work first (measured on the 2-core CI machine: a group above, or a test), so
+# that no worker is left with a long one at the end while the other waits; the rest in the
+# order xdist gives them (the groups by their number of tests, then the order collected).
+LONGEST_FIRST = (
+    "tests/clubs/test_walls.py",  # the demo club's group: its loading, two clubs, seven crawls
+    "tests/fiscal/test_fiscal_machine.py",
+    "tests/clubs/test_old_backup.py",  # a restore and four crawls
+    "tests/clubsite/test_fuzz.py",
+    "tests/billing/test_desk_machine.py",
+    "tests/api/",
+    "tests/clubsite/test_backup_under_play.py",
+    "tests/boards/test_layout_browser.py",
     "tests/bench/test_smoke.py",
+    "tests/games/test_offline_browser.py",
 )
 
 
+def shared_scope(nodeid):
+    """The group of SHARED_WORKER the test belongs to (its first path), or the test itself."""
+    for paths in SHARED_WORKER:
+        if any(nodeid.startswith(path) for path in paths):
+            return paths[0]
+    return nodeid
+
+
+def longest_first(scope):
+    return next((n for n, path in enumerate(LONGEST_FIRST) if scope.startswith(path)), 99)
+
+
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadgroup`` (pyproject.toml): each test on the next free worker, except that
-    the tests under one path of ``SHARED_WORKER`` go together to one worker, in order."""
+    """``--dist loadgroup`` (pyproject.toml): each test on the next free worker, the longest
+    first (LONGEST_FIRST), except that the tests of a group of ``SHARED_WORKER`` go together
+    to one worker, in order."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     class SharedWorkerScheduling(LoadScopeScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid):
-            return next((path for path in SHARED_WORKER if nodeid.startswith(path)), nodeid)
+            return shared_scope(nodeid)
+
+        def _assign_work_unit(self, node):
+            if not self.ordered:  # the work queue is whole: sort it once (a stable sort)
+                queue = sorted(self.workqueue.items(), key=lambda unit: longest_first(unit[0]))
+                self.workqueue.clear()
+                self.workqueue.update(queue)
+                self.ordered = True
+            super()._assign_work_unit(node)
 
     return SharedWorkerScheduling(config, log)
 
@@ -237,6 +312,24 @@ def pytest_xdist_auto_num_workers(config):
 def pytest_configure(config):
     # WhiteNoise warns that STATIC_ROOT is missing: the tests need no collectstatic.
     config.addinivalue_line("filterwarnings", "ignore:No directory at:UserWarning")
+    TransactionTestCase._fixture_teardown = emptied_as_by_flush
+
+
+_flush = TransactionTestCase._fixture_teardown
+
+
+def emptied_as_by_flush(test_case):
+    """After a test that commits (a browser test, ``transaction=True``), the database as
+    Django's ``flush`` leaves it: by a real flush the first time in this process, then by
+    putting back the rows that flush left (``tests/saved_rows.py``: the same rows, in a
+    fraction of the time)."""
+    if (
+        test_case.available_apps is not None
+        or test_case.serialized_rollback
+        or set(test_case._databases_names(include_mirrors=False)) != {"default"}
+    ):
+        return _flush(test_case)
+    saved_rows.empty_database.empty(lambda: _flush(test_case))
 
 
 @pytest.fixture

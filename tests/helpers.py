@@ -221,3 +221,18 @@ def a_club_of_twelve(games):
             undo_every=0,
         )
     Table.objects.bulk_create(Table(number=n) for n in range(len(games) + 1, 13))
+
+
+def fixed_skills(monkeypatch, skills=None):
+    """``records.rating.skill_of`` answers the skills of ``skills`` (player pk →
+    ``glicko.Skill``; the dict returned may be filled later) and a newcomer's from his class
+    for anybody else: the odds' tests read numbers they chose, whatever the ratings say."""
+    from records import glicko, rating
+
+    known = {} if skills is None else skills
+
+    def skill_of(family, player_id, skill_class=None):
+        return known.get(player_id) or glicko.start(skill_class)
+
+    monkeypatch.setattr(rating, "skill_of", skill_of)
+    return known

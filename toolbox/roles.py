@@ -135,6 +135,10 @@ def ensure_roles():
     first, whatever order the apps are installed in."""
     for app_config in apps.get_app_configs():
         create_permissions(app_config, verbosity=0)
+    known = {  # every permission, read once
+        (permission.content_type.app_label, permission.codename): permission
+        for permission in Permission.objects.select_related("content_type")
+    }
     for name, perms in [
         (MARKERS, MARKER_PERMISSIONS),
         (CASHIERS, CASHIER_PERMISSIONS),
@@ -143,18 +147,16 @@ def ensure_roles():
         (NETWORK_ADMINS, NETWORK_ADMIN_PERMISSIONS),
     ]:
         group, _created = Group.objects.get_or_create(name=name)
-        for app_label, codename in perms:
-            permission = Permission.objects.filter(
-                content_type__app_label=app_label, codename=codename
-            ).first()
-            if permission is not None:
-                group.permissions.add(permission)
+        group.permissions.add(*(known[perm] for perm in perms if perm in known))
         if name in CLUB_ROLES:  # a club's staff manage no club (the Admins did before)
             group.permissions.remove(
-                *Permission.objects.filter(
-                    content_type__app_label="clubs", content_type__model="club"
-                )
+                *(p for p in known.values() if p.content_type.natural_key() == ("clubs", "club"))
             )
+
+
+def roles_exist(names):
+    """True when the groups of these roles are all there (``ensure_roles`` made them)."""
+    return Group.objects.filter(name__in=set(names)).count() == len(set(names))
 
 
 def has_role_permission(user, perm):

@@ -8,9 +8,19 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import selectors, services
+from tournaments import prizes, selectors, services
 from tournaments.models import Seeding, Tournament
 from tournaments.simulate import play_frame
+
+# The cup's fees and prizes: 500 ₽, 300 ₽ rated up to 1400; 70 % to the prizes, 20 % to
+# the series final, the club's costs the rest; the club evening's payout tables.
+DEMO_REGULATION = prizes.Regulation(
+    fee=50_000,
+    bands=((1400, 30_000),),
+    split=prizes.Split(prizes.PERCENT, 7000, 2000),
+    preset="evening",
+    unit=100,
+)
 
 GUESTS = [
     "Гость Павлов",
@@ -95,6 +105,7 @@ def load_demo_tournaments(*, players, marker):
         race_lower=1,
         race_final=2,
         rules="Регламент: до двух поражений; в сетках до 1 победы, финал до 2.",
+        regulation=DEMO_REGULATION.to_json(),
     )
     for player in players[:11]:
         services.add_entrant(tournament=double, player=player)

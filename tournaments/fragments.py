@@ -15,6 +15,7 @@ def public_context(tournament):
     context = {"tournament": tournament}
     if tournament.status != TournamentStatus.DRAFT:
         view = selectors.tournament_view(tournament)
+        selectors.mark_odds_in_play(view)  # each match in play's chances from its frame score
         context["view"] = view
         context["sections"] = sections(view)
     else:
@@ -54,6 +55,7 @@ def board_context(tournament, fp):
     context["club_name"] = working_club().name
     view = context.get("view")
     if view is not None:
+        selectors.mark_clocks(view)  # each match in play's time, slow or not
         # A page's tallest columns set a match box's height, its most rounds (and the
         # final's column) its width, so that a small tournament is drawn big and a big one
         # is shown a page at a time (board_pages).

@@ -157,10 +157,25 @@ class Tournament(ClubOwned):
     absent_policy = models.CharField(
         _("…and then"), max_length=8, choices=AbsentPolicy.choices, default=AbsentPolicy.DROP
     )
+    # The entry fee, its split and the prizes (``tournaments.prizes.Regulation.to_json``);
+    # empty: no fee.
+    regulation = models.JSONField(_("fees and prizes"), default=dict, blank=True)
     no_show_minutes = models.PositiveSmallIntegerField(
         _("a called match not started after, minutes, is a no-show candidate"),
         default=10,
         validators=[MinValueValidator(1), MaxValueValidator(240)],
+    )
+    # The clock (``tournaments.clock``): a match in play is slow past this many minutes per
+    # frame its race can last, too slow past the second.
+    slow_minutes = models.PositiveSmallIntegerField(
+        _("a match is slow past, minutes per frame its race can last"),
+        default=7,
+        validators=[MinValueValidator(1), MaxValueValidator(60)],
+    )
+    too_slow_minutes = models.PositiveSmallIntegerField(
+        _("…and too slow past, minutes per frame"),
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(120)],
     )
 
     class Meta:
@@ -243,6 +258,10 @@ class Match(ClubOwned):
     race_to = race_field(_("race to"), 3)
     head_start_a = models.PositiveSmallIntegerField(_("head start A"), default=0)
     head_start_b = models.PositiveSmallIntegerField(_("head start B"), default=0)
+    # The two players' skills as the match started ({"a": …, "b": …}, records.forecast's
+    # snapshot): its odds read them, so a frame rated meanwhile moves the odds only through
+    # the frame score. Empty for a match started before the odds: its players' skills now.
+    skills = models.JSONField(_("skills at the start"), default=dict, blank=True, editable=False)
     first_break = models.CharField(
         _("first break"), max_length=1, choices=Side.choices, default=Side.A
     )

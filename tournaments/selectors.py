@@ -4,6 +4,7 @@ bracket of a tournament computed from its matches."""
 import hashlib
 import heapq
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
 
@@ -16,7 +17,20 @@ from django.utils.translation import gettext
 from games import rules
 from games import selectors as game_selectors
 from games.models import Game, GameStatus
-from tournaments.models import Entrant, Frame, Match, MatchStatus, ResultKind, Tournament
+from players.models import Membership, Player, SkillClass
+from records import forecast, performance, rating
+from tournaments import clock, protocol
+from tournaments.models import (
+    Entrant,
+    EntryStatus,
+    Frame,
+    Handicap,
+    Match,
+    MatchStatus,
+    ResultKind,
+    Tournament,
+    TournamentStatus,
+)
 
 
 def match_variants():
@@ -142,6 +156,37 @@ def match_with_frames(pk):
             )
         )
         .get(pk=pk)
+    )
+
+
+# --- the odds of a match (records.forecast) --------------------------------------------------
+
+
+def match_sides(match):
+    """A match's two sides as its odds read them: the skills stored as it started
+    (``Match.skills``), else — a match started before the odds — its players' skills now."""
+    stored = match.skills if isinstance(match.skills, dict) else {}
+    sides = []
+    for key, name in (("a", match.name_a), ("b", match.name_b)):
+        skill = forecast.from_snapshot(stored.get(key))
+        if skill is None:
+            player = getattr(match, f"player_{key}") if getattr(match, f"player_{key}_id") else None
+            skill = forecast.side(match.variant, player, name).skill
+        sides.append(forecast.Side(name, skill))
+    return sides
+
+
+def match_odds(match, score=None, frames=None):
+    """The odds of a match (``forecast.Odds``, A's): before it, and now from ``score`` (head
+    starts included; None: counted from its frames). None for a match decided without play."""
+    if match.kind != ResultKind.PLAYED:
+        return None
+    if score is None:
+        score = match_score(match, frames)
+    a, b = match_sides(match)
+    head_starts = (match.head_start_a, match.head_start_b)
+    return forecast.match_odds(
+        match.variant, a, b, match.race_to, head_starts, score, match.settings
     )
 
 
@@ -272,6 +317,8 @@ class Item:
     final_round: int = 0  # a knockout without a lower bracket: its final's round
     groups: int = 0  # a round robin: how many groups
     busy: list = field(default_factory=list)  # the desk: its players playing elsewhere now
+    odds: object = None  # the desk: its odds (records.forecast.Odds), ready or in play
+    clock: object = None  # in play: its elapsed time and whether it is slow (MatchClock)
 
     @property
     def table_number(self):
@@ -479,6 +526,43 @@ def mark_busy(view):
         ]
 
 
+def mark_odds(view, terms):
+    """Gives the desk's matches their odds (``Item.odds``): a ready one's as it would start,
+    with what the tournament's handicap makes of it (``terms``: ``services.
+    handicap_terms``); one in play its odds before and now, from its frame score."""
+    tournament = view.tournament
+    queued = [item for item in view.queue if item.seed_a and item.seed_b]
+    entrants = [view.entrants[seed] for item in queued for seed in (item.seed_a, item.seed_b)]
+    people = Player.everywhere.in_bulk([e.player_id for e in entrants if e.player_id])
+    for item in queued:
+        a, b = view.entrants[item.seed_a], view.entrants[item.seed_b]
+        race_to = tournament.race_for(item.spec.bracket)
+        found = terms(tournament, a, b, race_to)
+        sides = [
+            forecast.side(
+                tournament.variant, people.get(e.player_id) if e.player_id else e.name, e.name
+            )
+            for e in (a, b)
+        ]
+        heads = (found["head_start_a"], found["head_start_b"])
+        item.odds = forecast.match_odds(
+            tournament.variant, *sides, race_to, heads, settings=found["settings"]
+        )
+    mark_odds_in_play(view)
+
+
+def mark_odds_in_play(view):
+    """Gives each match in play of ``view`` its odds (``Item.odds``): before it and now, from
+    its frame score (the desk, the tournament's page and its TV board). One query."""
+    playing = {item.match.pk: item for item in view.in_play if item.match is not None}
+    if not playing:
+        return
+    matches = Match.objects.select_related("player_a", "player_b").in_bulk(list(playing))
+    for pk, item in playing.items():
+        if pk in matches:
+            item.odds = match_odds(matches[pk], score=(item.score_a, item.score_b))
+
+
 def offers(free_tables, queue):
     """(table, match): each free table is offered the next match of the queue whose players
     are free (not held, nobody at another table, nobody offered another table already)."""
@@ -514,13 +598,16 @@ def free_tables_for_matches():
 
 
 def player_tournaments(player):
-    """(tournament, place label or "") for every tournament the player entered."""
-    rows = []
-    for entrant in (
+    """(tournament, place label or "", his performance in it or None) for every tournament
+    the player entered."""
+    entries = list(
         Entrant.objects.filter(player=player, seed__isnull=False)
         .select_related("tournament")
         .order_by("-tournament__date")
-    ):
+    )
+    performances = player_tournament_performances(player, [e.tournament for e in entries])
+    rows = []
+    for entrant in entries:
         view = tournament_view(entrant.tournament)
         place = view.state.places.get(entrant.seed)
         label = (
@@ -528,8 +615,120 @@ def player_tournaments(player):
             if place is None
             else (str(place[0]) if place[0] == place[1] else f"{place[0]}–{place[1]}")
         )
-        rows.append((entrant.tournament, label))
+        rows.append((entrant.tournament, label, performances.get(entrant.tournament_id)))
     return rows
+
+
+# --- performance in a tournament, form before one (records.performance) -----------------------
+
+
+def _frame_games(tournament_ids, player=None):
+    """(tournament id, game id, finished at) of the finished frames of these tournaments'
+    matches (those ``player`` played, when given), in order."""
+    frames = Frame.objects.filter(
+        match__tournament_id__in=tournament_ids, game__status=GameStatus.FINISHED
+    )
+    if player is not None:
+        frames = frames.filter(game__seats__player=player)
+    rows = frames.values_list("match__tournament_id", "game_id", "game__finished_at")
+    return list(rows.distinct().order_by("match__tournament_id", "game_id"))
+
+
+def _frames_key(prefix, frames):
+    """A cache key that changes with the finished frames: a frame finished, reopened, or
+    finished again (its moment). The ratings before each frame, which a performance reads,
+    do not change with later games; a recompute of them all leaves them as they were."""
+    digest = hashlib.blake2b(repr(frames).encode(), digest_size=12).hexdigest()
+    return f"tournaments:performance:v2:{prefix}:{digest}"
+
+
+def player_tournament_performances(player, tournaments):
+    """tournament id -> the player's performance over his frames in it (rated games).
+    Cached until a frame of his finishes (or is reopened)."""
+    families = {tournament.pk: rating.family_of(tournament.variant) for tournament in tournaments}
+    frames = _frame_games(list(families), player) if families else []
+    if not frames:
+        return {}
+    key = _frames_key(f"player:{player.pk}", frames)
+    found = cache.get(key)
+    if found is None:
+        found = {}
+        by_family = {}
+        for tournament_id, game_id, _at in frames:
+            groups = by_family.setdefault(families[tournament_id], {})
+            groups.setdefault(tournament_id, []).append(game_id)
+        for family, groups in by_family.items():
+            found |= performance.grouped(family, player.pk, groups)
+        cache.set(key, found, 3600)
+    return found
+
+
+def tournament_performances(tournament, entrants=None):
+    """seed -> the entrant's performance over his frames of the tournament (a guest, or an
+    entrant without a finished frame, has none). Cached until a frame finishes (or is
+    reopened)."""
+    entrants = entrant_rows(tournament.pk) if entrants is None else entrants
+    frames = _frame_games([tournament.pk])
+    if not frames:
+        return {}
+    key = _frames_key(f"tournament:{tournament.pk}", frames)
+    by_player = cache.get(key)
+    if by_player is None:
+        players = [e.player_id for e in entrants.values() if e.player_id is not None]
+        family = rating.family_of(tournament.variant)
+        by_player = performance.of_games(family, [frame[1] for frame in frames], players)
+        cache.set(key, by_player, 3600)
+    return {
+        seed: by_player[entrant.player_id]
+        for seed, entrant in entrants.items()
+        if entrant.player_id in by_player
+    }
+
+
+def places_with_performance(view):
+    """(place label, entrant, his performance or None): the final places as the public page
+    shows them."""
+    found = tournament_performances(view.tournament, view.entrants) if view.places else {}
+    return [(label, entrant, found.get(entrant.seed)) for label, entrant in view.places]
+
+
+@dataclass(frozen=True)
+class FormWarning:
+    """An entrant whose last games were played far above his rating (``performance.forms``)."""
+
+    entrant: object
+    reading: object
+
+    @property
+    def performance(self):
+        """ "1905 ± 90": the last games' performance ± its standard error (kept on one line)."""
+        form = self.reading.form
+        return f"{form.performance:.0f}\u00a0±\u00a0{form.error:.0f}"
+
+    @property
+    def rating(self):
+        """ "1640 ± 60": the rating today ± its deviation."""
+        form = self.reading.form
+        return f"{form.rating:.0f}\u00a0±\u00a0{form.deviation:.0f}"
+
+
+def form_warnings(tournament, entrants=None):
+    """Before a handicapped tournament starts: the entrants whose form is flagged (their
+    last rated games of the tournament's family played above their rating by more than its
+    uncertainty allows), with the numbers; nobody for an even tournament or once it runs."""
+    if tournament.handicap == Handicap.NONE or tournament.status != TournamentStatus.DRAFT:
+        return []
+    if entrants is None:
+        entrants = list(tournament.entrants.select_related("player"))
+    entrants = [e for e in entrants if e.player_id and e.status != EntryStatus.DROPPED]
+    readings = performance.forms(
+        rating.family_of(tournament.variant), [e.player_id for e in entrants]
+    )
+    return [
+        FormWarning(entrant, readings[entrant.player_id])
+        for entrant in entrants
+        if entrant.player_id in readings and readings[entrant.player_id].flagged
+    ]
 
 
 # --- when a match will start: the queue ahead and the club's frame durations -----------------
@@ -608,6 +807,38 @@ def expected_free(player_ids, now=None):
     return found
 
 
+def _tables_and_players(view, free_table_count, now):
+    """What the predictions of a running tournament start from: ``minutes(race)``, the
+    club's median frame duration for its game and that race (``frame_minutes``, asked once a
+    race); when each table it plays on is free (the free ones now, those with one of its
+    matches once that match's frames left are played); when each seed is free (after his
+    match in play here, or what he plays elsewhere in the club: ``expected_free``)."""
+    tournament = view.tournament
+    per_frame = {}
+
+    def minutes(race):
+        if race not in per_frame:
+            per_frame[race] = frame_minutes(tournament.variant, race)[0]
+        return per_frame[race]
+
+    elsewhere = expected_free([entrant.player_id for entrant in view.entrants.values()], now)
+    free_at = {
+        seed: elsewhere[entrant.player_id]
+        for seed, entrant in view.entrants.items()
+        if entrant.player_id in elsewhere
+    }
+    slots = [now] * free_table_count
+    for playing in view.in_play:
+        race = tournament.race_for(playing.spec.bracket)
+        played = (playing.score_a or 0) + (playing.score_b or 0)
+        played -= playing.match.head_start_a + playing.match.head_start_b if playing.match else 0
+        ends = now + timedelta(minutes=minutes(race) * frames_left(race, played))
+        slots.append(ends)
+        for seed in (playing.seed_a, playing.seed_b):
+            free_at[seed] = ends
+    return minutes, slots or [now], free_at
+
+
 def predicted_start(view, key, free_table_count, now=None):
     """When match ``key`` of a running tournament should start: ``(moment, ahead,
     minutes per frame)``. The tables the tournament plays on (free now, or with one of its
@@ -625,35 +856,12 @@ def predicted_start(view, key, free_table_count, now=None):
     if item is None or item.status not in ("ready", "held", "waiting"):
         return None
     tournament = view.tournament
-    per_frame = {}
-
-    def minutes(race):
-        if race not in per_frame:
-            per_frame[race] = frame_minutes(tournament.variant, race)[0]
-        return per_frame[race]
+    minutes, slots, free_at = _tables_and_players(view, free_table_count, now)
 
     def duration(queued):
         race = tournament.race_for(queued.spec.bracket)
         return timedelta(minutes=minutes(race) * expected_frames(race))
 
-    # When each seed is free: after his match in play here, or what he plays elsewhere.
-    elsewhere = expected_free([entrant.player_id for entrant in view.entrants.values()], now)
-    free_at = {
-        seed: elsewhere[entrant.player_id]
-        for seed, entrant in view.entrants.items()
-        if entrant.player_id in elsewhere
-    }
-    slots = [now] * free_table_count
-    for playing in view.in_play:
-        race = tournament.race_for(playing.spec.bracket)
-        played = (playing.score_a or 0) + (playing.score_b or 0)
-        played -= playing.match.head_start_a + playing.match.head_start_b if playing.match else 0
-        ends = now + timedelta(minutes=minutes(race) * frames_left(race, played))
-        slots.append(ends)
-        for seed in (playing.seed_a, playing.seed_b):
-            free_at[seed] = ends
-    if not slots:
-        slots = [now]
     heapq.heapify(slots)
 
     def ready_at(queued):
@@ -679,6 +887,101 @@ def predicted_start(view, key, free_table_count, now=None):
     return start, started, minutes(tournament.race_for(item.spec.bracket))
 
 
+def _waits_for(spec, bracket):
+    """The keys of the matches whose result ``spec`` takes its players from (a group's
+    place: every match of that group)."""
+    found = []
+    for source in (spec.a, spec.b):
+        if source.kind in ("winner", "loser"):
+            found.append(source.ref)
+        elif source.kind == "rank":
+            group = source.ref[0]
+            found += [m.key for m in bracket.matches if m.bracket == "group" and m.group == group]
+    return tuple(found)
+
+
+def predicted_end(view, free_table_count, now=None):
+    """When the evening should end (``tournaments.clock.predicted_end``): the matches left
+    (the ready and held ones in the desk's order, then those still waiting for their
+    players, each after the matches it takes them from) laid on the tables the tournament
+    plays on, each lasting its race's expected frames at the club's median frame duration
+    (``frame_minutes``); a match in play ends after its frames left; a player busy elsewhere
+    starts once free (``expected_free``). None once the tournament is over."""
+    if view.state.finished:
+        return None
+    now = now or timezone.now()
+    tournament = view.tournament
+    minutes, tables, free_at = _tables_and_players(view, free_table_count, now)
+    jobs = []
+    for item in view.items:
+        if item.status not in ("ready", "held", "waiting") or not item.shown:
+            continue
+        race = tournament.race_for(item.spec.bracket)
+        jobs.append(
+            clock.Job(
+                item.spec.key,
+                minutes(race) * expected_frames(race),
+                after=_waits_for(item.spec, view.bracket),
+                people=tuple(seed for seed in (item.seed_a, item.seed_b) if seed),
+            )
+        )
+    return clock.predicted_end(now, tables, jobs, free_at)
+
+
+@dataclass(frozen=True)
+class MatchClock:
+    """A match in play's clock: since when (``started``, seconds since the epoch: the
+    browser counts on from it, ``static/js/match-clock.js``), how long at the render, and
+    whether it is slow (``tournaments.clock.level``) with its two thresholds in seconds."""
+
+    started: int
+    elapsed: int
+    warn: int
+    alarm: int
+    level: str
+
+    @property
+    def text(self):
+        """ "0:42:05": hours, minutes and seconds in play (as the browser counts on)."""
+        minutes, seconds = divmod(self.elapsed, 60)
+        return f"{minutes // 60}:{minutes % 60:02d}:{seconds:02d}"
+
+
+def match_clock(started_at, race_to, head_start_a=0, head_start_b=0, now=None, tournament=None):
+    """The clock of a match in play since ``started_at`` (None without a start), slow past
+    its ``tournament``'s minutes per frame (the clock's defaults without one)."""
+    if started_at is None:
+        return None
+    now = now or timezone.now()
+    elapsed = max(int((now - started_at).total_seconds()), 0)
+    per_frame = {}
+    if tournament is not None:
+        per_frame = {"warn": tournament.slow_minutes, "alarm": tournament.too_slow_minutes}
+    warn, alarm = clock.thresholds(race_to, head_start_a, head_start_b, **per_frame)
+    return MatchClock(
+        started=int(started_at.timestamp()),
+        elapsed=elapsed,
+        warn=warn * 60,
+        alarm=alarm * 60,
+        level=clock.level(elapsed, race_to, head_start_a, head_start_b, **per_frame),
+    )
+
+
+def mark_clocks(view, now=None):
+    """Gives each match in play of ``view`` its clock (``Item.clock``)."""
+    now = now or timezone.now()
+    for item in view.in_play:
+        if item.match is not None:
+            item.clock = match_clock(
+                item.match.started_at,
+                view.tournament.race_for(item.spec.bracket),
+                item.match.head_start_a,
+                item.match.head_start_b,
+                now,
+                tournament=view.tournament,
+            )
+
+
 def no_show_candidates(view, minutes, now=None):
     """The keys of the matches in play that were called ``minutes`` ago or more and whose
     first frame has not had a stroke: their players may not have come (one query)."""
@@ -696,3 +999,95 @@ def no_show_candidates(view, minutes, now=None):
         for item in in_play
         if item.match.pk in quiet and item.match.started_at <= cutoff
     }
+
+
+# --- the protocol for a federation (tournaments.protocol) --------------------------------------
+
+
+@dataclass
+class ProtocolRow:
+    """An entrant's line of a finished tournament's protocol."""
+
+    place: str  # "1", "5–8"
+    best: int
+    worst: int
+    name: str
+    skill_class: str = ""  # players.SkillClass's value; a guest has none
+    clubs: str = ""  # the clubs (and their cities) whose roster he is on
+    won: int = 0  # matches, walkovers and withdrawals included
+    lost: int = 0
+    frames_for: int = 0  # frames of played matches (head starts included)
+    frames_against: int = 0
+    norm: str = ""  # the highest class norm his place meets (tournaments.protocol)
+
+    @property
+    def skill_class_label(self):
+        return SkillClass(self.skill_class).label if self.skill_class else ""
+
+    @property
+    def norm_label(self):
+        return SkillClass(self.norm).label if self.norm else ""
+
+
+def protocol_rows(view):
+    """The protocol's lines, best place first: every entrant with a place, his class and
+    clubs, his matches and frames, and the class norm his place meets (``protocol``). Two
+    queries more than the view (the players, their clubs); norms only as providers say."""
+    norms = protocol.norms_for(view.tournament)
+    rows = {}
+    for seed, (best, worst) in view.state.places.items():
+        entrant = view.entrants[seed]
+        rows[seed] = ProtocolRow(
+            place=str(best) if best == worst else f"{best}–{worst}",
+            best=best,
+            worst=worst,
+            name=entrant.name,
+            norm=protocol.norm_met((best, worst), norms),
+        )
+    for item in view.items:
+        if item.status != "finished" or item.winner not in ("a", "b"):
+            continue
+        sides = {"a": (item.seed_a, item.score_a), "b": (item.seed_b, item.score_b)}
+        for side, (seed, frames) in sides.items():
+            row = rows.get(seed)
+            if row is None:
+                continue
+            other = sides["b" if side == "a" else "a"][1]
+            if side == item.winner:
+                row.won += 1
+            else:
+                row.lost += 1
+            if item.has_score:
+                row.frames_for += frames or 0
+                row.frames_against += other or 0
+    players = {e.player_id: seed for seed, e in view.entrants.items() if e.player_id}
+    people = Player.everywhere.filter(pk__in=list(players)).values_list(
+        "pk", "skill_class", "full_name"
+    )
+    for pk, skill_class, full_name in people:
+        if players[pk] in rows:  # a federation's protocol names the person in full
+            rows[players[pk]].skill_class = skill_class
+            rows[players[pk]].name = full_name
+    clubs = {}
+    members = Membership.everywhere.filter(player_id__in=list(players), is_guest=False)
+    for pk, name, city in members.values_list("player_id", "club__name", "club__city"):
+        clubs.setdefault(pk, []).append(f"{name} ({city})" if city else name)
+    for pk, names in clubs.items():
+        if players[pk] in rows:
+            rows[players[pk]].clubs = ", ".join(sorted(names))
+    return sorted(rows.values(), key=lambda row: (row.best, row.worst, row.name))
+
+
+def protocol_desk_user(tournament):
+    """Who ran the desk: the user who called most of its matches (their ``marker``), as his
+    full name or user name; "" when unknown."""
+    markers = Counter(
+        Match.objects.filter(tournament=tournament, marker__isnull=False).values_list(
+            "marker", flat=True
+        )
+    )
+    if not markers:
+        return ""
+    marker_id = markers.most_common(1)[0][0]
+    user = Match.objects.filter(tournament=tournament, marker_id=marker_id).first().marker
+    return user.get_full_name() or user.get_username()

@@ -4,29 +4,33 @@ A match's frames are started with ``games.services.start_game`` (seat 1 breaks) 
 finished on the marker's console like any game; when a frame is finished
 (``frame_closed``, which ``games.services.finish_game`` calls inside its transaction) the
 match counts its frames and ends by itself once a side has reached the race. Nothing of the
-match is stored that its frames do not show, apart from that closing snapshot.
+match is stored that its frames do not show, apart from that closing snapshot and the
+players' skills as it started (``Match.skills``, which its odds read).
 """
 
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from billing import services as billing_services
 from games import rules
 from games import services as game_services
 from games.i18n import render_message
 from games.models import Game, GameStatus
 from live import publish_on_commit, topics
 from players.models import Player
-from records import rating
+from records import forecast, rating
 from tables.models import Table
-from tournaments import brackets, selectors
+from tournaments import brackets, funds, selectors
 from tournaments.models import (
     MAX_RACE,
     AbsentPolicy,
@@ -42,6 +46,8 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+
+logger = logging.getLogger(__name__)
 
 
 class MatchError(game_services.GameError):
@@ -68,6 +74,21 @@ def frame_settings(match, breaker):
     """The match's settings for a frame where ``breaker`` sits in seat 1: they are written
     for A in seat 1, so they flip when B breaks."""
     return flip_seats(match.variant, match.settings) if breaker == "b" else dict(match.settings)
+
+
+def skills_at_start(variant, a, b):
+    """The two players' skills as a match starts (``Match.skills``): what its odds read. A
+    rating that cannot be read never stops a match: its odds then read the skills of the
+    moment (logged)."""
+    try:
+        with transaction.atomic():  # a savepoint: a failed read leaves the start's writes be
+            return {
+                key: forecast.snapshot(forecast.side(variant, seat).skill)
+                for key, seat in (("a", a), ("b", b))
+            }
+    except Exception:  # noqa: BLE001 - the match matters more than its odds
+        logger.exception("Skills not read for a match of %s", variant)
+        return {}
 
 
 def _side(player, guest):
@@ -132,6 +153,7 @@ def start_match(
         errors["break_rule"] = [gettext("Choose how the break goes on.")]
     if errors:
         raise ValidationError(errors)
+    skills = skills_at_start(variant, a, b)
     try:
         with transaction.atomic():
             Table.objects.select_for_update().filter(pk=table.pk).first()
@@ -150,6 +172,7 @@ def start_match(
                 race_to=race_to,
                 head_start_a=head_start_a,
                 head_start_b=head_start_b,
+                skills=skills,
                 first_break=first_break,
                 break_rule=break_rule,
                 player_a=a if isinstance(a, Player) else None,
@@ -702,3 +725,79 @@ def _settle_tournament(tournament):
     status = TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING
     if tournament.status != status and tournament.status != TournamentStatus.DRAFT:
         Tournament.objects.filter(pk=tournament.pk).update(status=status)
+
+
+# The fees and the prizes: the money is billing's (a counter bill per entrant's fee, paid
+# like any bill; a payout per prize, out of the open shift), the sums the ledger's.
+
+
+def take_fee(*, entrant, user):
+    """The entrant's fee as a counter bill at the cash desk (the cashier takes the payment
+    on it); one bill per entrant: asked again, the same bill."""
+    with transaction.atomic():
+        tournament = _tournament_locked(entrant.tournament)
+        entrant = Entrant.objects.select_related("player").get(pk=entrant.pk)
+        if entrant.tournament_id != tournament.pk or entrant.status != EntryStatus.ENTERED:
+            raise ValidationError(gettext("This entrant is not in the tournament."), code="entrant")
+        ledger = funds.ledger(tournament)
+        if ledger.regulation is None:
+            raise ValidationError(gettext("This tournament has no entry fee."), code="fee")
+        row = next(row for row in ledger.rows if row.entrant.pk == entrant.pk)
+        if row.bill is not None:
+            return row.bill
+        # Stored texts (the bill's, the receipt's line) in the site's language, as receipts
+        # are printed, whatever the cashier's.
+        with translation.override(django_settings.LANGUAGE_CODE):
+            title = gettext("Entry fee: %(tournament)s, %(name)s") % {
+                "tournament": tournament.name,
+                "name": entrant.name,
+            }
+            line = gettext("Entry fee: %(tournament)s") % {"tournament": tournament.name}
+        return billing_services.open_counter_bill(
+            reference=funds.fee_reference(tournament, entrant),
+            title=title,
+            line=line,
+            amount=row.fee,
+            user=user,
+            payer_name=entrant.name,
+            player=entrant.player,
+        )
+
+
+def pay_prize(*, entrant, user):
+    """Pays out in cash what the ledger says is still due to the entrant (his prize), once
+    the tournament is finished; never more, never twice."""
+    with transaction.atomic():
+        tournament = _tournament_locked(entrant.tournament)
+        if tournament.status != TournamentStatus.FINISHED:
+            raise ValidationError(
+                gettext("Prizes are paid once the tournament is finished."), code="running"
+            )
+        ledger = funds.ledger(tournament)
+        row = next((row for row in ledger.rows if row.entrant.pk == entrant.pk), None)
+        if row is None or row.prize_due <= 0:
+            raise ValidationError(gettext("No prize is due to this entrant."), code="prize")
+        if row.prize_left <= 0:
+            raise ValidationError(gettext("This prize is already paid out."), code="paid")
+        with translation.override(django_settings.LANGUAGE_CODE):
+            description = gettext("Prize: %(tournament)s, place %(place)s, %(name)s") % {
+                "tournament": tournament.name,
+                "place": row.place_label,
+                "name": entrant.name,
+            }
+        return billing_services.pay_out(
+            reference=funds.prize_reference(tournament, entrant),
+            amount=row.prize_left,
+            due=row.prize_due,
+            description=description,
+            user=user,
+        )
+
+
+def reverse_prize(*, tournament, payout, user, reason):
+    """Undoes a prize paid out by mistake (a reversing payout, audited)."""
+    with transaction.atomic():
+        tournament = _tournament_locked(tournament)
+        if not payout.reference.startswith(f"prize:{tournament.pk}:"):
+            raise ValidationError(gettext("This payout is not this tournament's."), code="payout")
+        return billing_services.reverse_payout(payout=payout, user=user, reason=reason)

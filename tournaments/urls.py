@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import matches, tournaments
+from tournaments.views import fees, matches, tournaments
 
 app_name = "tournaments"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path(f"{ONE}board/", tournaments.board, name="board"),
     path(f"{ONE}board/stream/", tournaments.board_stream, name="board_stream"),
     path(f"{ONE}matches.csv", tournaments.matches_csv, name="matches_csv"),
+    path(f"{ONE}protocol/", tournaments.protocol, name="protocol"),
+    path(f"{ONE}protocol.csv", tournaments.protocol_csv, name="protocol_csv"),
     # Admins: the tournament, its entrants, then the evening at its desk (manage)
     path("tournaments/new/", tournaments.new, name="new"),
     path(f"{ONE}edit/", tournaments.edit, name="edit"),
@@ -36,4 +38,9 @@ urlpatterns = [
     path(f"{ONE}hold/", tournaments.hold, name="hold"),
     path(f"{ONE}walkover/", tournaments.walkover, name="walkover"),
     path(f"{ONE}matches/<int:match_pk>/undo/", tournaments.undo_result, name="undo"),
+    # The desk's fees and prizes; the cashiers take the money and pay it out
+    path(f"{ONE}fees/", fees.fees, name="fees"),
+    path(f"{ONE}fees/take/", fees.take_fee, name="take_fee"),
+    path(f"{ONE}fees/pay/", fees.pay_prize, name="pay_prize"),
+    path(f"{ONE}fees/reverse/", fees.reverse_payout, name="reverse_payout"),
 ]

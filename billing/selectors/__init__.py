@@ -19,7 +19,7 @@ from billing.selectors.bills import (
     tables_with_unpaid_bill,
     unpaid_bills,
 )
-from billing.selectors.bookings import next_bookings, recent_bookings
+from billing.selectors.bookings import next_bookings, recent_bookings, tables_to_book
 from billing.selectors.reports import (
     PeriodReport,
     payments_between,
@@ -102,6 +102,7 @@ __all__ = [
     "shift_report",
     "shift_reports",
     "special_days",
+    "tables_to_book",
     "tables_with_running_clock",
     "tables_with_unpaid_bill",
     "tariffs_overview",

@@ -21,9 +21,10 @@ def bill_of(session):
 
 
 def unpaid_bills():
-    """Every bill of a stopped session not paid yet, with its session and table."""
+    """Every bill of a stopped session, or taken at the counter (a tournament's entry fee),
+    not paid yet, with its session and table."""
     return Bill.objects.filter(
-        paid_at__isnull=True, session__status=SessionStatus.STOPPED
+        Q(session__status=SessionStatus.STOPPED) | Q(session__isnull=True), paid_at__isnull=True
     ).select_related("session__table")
 
 

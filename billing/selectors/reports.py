@@ -5,10 +5,20 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db.models import Sum
 from django.utils import timezone
 
 from billing import pricing, splits
-from billing.models import Bill, BillLine, LineKind, Payment, Shift, Stretch, TableSession
+from billing.models import (
+    Bill,
+    BillLine,
+    LineKind,
+    Payment,
+    Payout,
+    Shift,
+    Stretch,
+    TableSession,
+)
 from billing.pricing import half_up
 from billing.selectors.shifts import shift_reports
 from billing.selectors.tariffs import club_tariff, club_tz
@@ -30,13 +40,15 @@ class PeriodReport:
     utilisation: list  # [percent] for each hour 0…23
     shifts: list  # [ShiftReport]
     sessions: int
+    fee_revenue: int = 0  # the entry fees paid in the period (refunds taken off)
+    prizes_paid: int = 0  # the prizes paid out of the drawer in the period (reversals off)
     since: object = None  # the period's bounds, aware datetimes
     until: object = None
     shift: object = None
 
     @property
     def revenue(self):
-        return self.time_revenue + self.bar_revenue
+        return self.time_revenue + self.bar_revenue + self.fee_revenue
 
     @property
     def by_shift(self):
@@ -116,6 +128,11 @@ def _report(since, until, shifts, *, tariff, start, end):
     for name, quantity, unit_price in bar:
         bar_items[name][0] += quantity
         bar_items[name][1] += quantity * unit_price
+    # A tournament's entry fees (a counter bill of its own, no table) count when paid; the
+    # prizes paid out of the drawer, when paid out.
+    fee_bills = BillLine.objects.filter(kind=LineKind.FEE).values("bill_id")
+    fees = Payment.objects.filter(at__gte=since, at__lt=until, bill_id__in=fee_bills)
+    prizes = Payout.objects.filter(at__gte=since, at__lt=until)
     shifts = shift_reports(shifts)
     tables = Table.objects.filter(is_active=True).count() or 1
     return PeriodReport(
@@ -129,6 +146,8 @@ def _report(since, until, shifts, *, tariff, start, end):
         utilisation=utilisation(since, until, tables, tz),
         shifts=shifts,
         sessions=count,
+        fee_revenue=fees.aggregate(total=Sum("amount"))["total"] or 0,
+        prizes_paid=prizes.aggregate(total=Sum("amount"))["total"] or 0,
         since=since,
         until=until,
     )

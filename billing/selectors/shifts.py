@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from billing.labels import money
-from billing.models import OPEN_STATUSES, Payment, PaymentMethod, Shift, TableSession
+from billing.models import OPEN_STATUSES, Payment, PaymentMethod, Payout, Shift, TableSession
 from billing.selectors.bills import bill_summary, unpaid_bills
 
 
@@ -19,6 +19,7 @@ class ShiftReport:
     by_method: dict
     expected_cash: int
     total: int
+    paid_out: int = 0  # cash paid out of the drawer (prizes), reversals netted
 
     @property
     def difference(self):
@@ -42,6 +43,12 @@ def shift_reports(shifts):
         .values_list("shift_id", "method", "total")
     ):
         sums[(shift_id, method)] = total
+    paid_out = dict(
+        Payout.objects.filter(shift__in=shifts)
+        .values("shift_id")
+        .annotate(total=Sum("amount"))
+        .values_list("shift_id", "total")
+    )
     reports = []
     for shift in shifts:
         by_method = {method: sums[(shift.pk, method)] for method in PaymentMethod.values}
@@ -49,8 +56,11 @@ def shift_reports(shifts):
             ShiftReport(
                 shift=shift,
                 by_method=by_method,
-                expected_cash=shift.opening_cash + by_method[PaymentMethod.CASH],
+                expected_cash=shift.opening_cash
+                + by_method[PaymentMethod.CASH]
+                - paid_out.get(shift.pk, 0),
                 total=sum(by_method.values()),
+                paid_out=paid_out.get(shift.pk, 0),
             )
         )
     return reports
@@ -72,10 +82,15 @@ def open_business():
         summary = bill_summary(bill)
         items.append(
             OpenItem(
-                label=_("bill %(bill)d, table %(table)d, %(left)s")
+                label=(
+                    _("bill %(bill)d, table %(table)d, %(left)s")
+                    if bill.session_id
+                    else _("bill %(bill)d, %(title)s, %(left)s")
+                )
                 % {
                     "bill": bill.pk,
-                    "table": bill.session.table.number,
+                    "table": bill.session.table.number if bill.session_id else 0,
+                    "title": bill.title,
                     "left": _("%(amount)s to give back") % {"amount": money(summary.to_give_back)}
                     if summary.balance < 0
                     else _("%(amount)s to pay") % {"amount": money(summary.balance)},

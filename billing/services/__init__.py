@@ -12,6 +12,7 @@ from billing.services.bills import (
     add_bar_item,
     add_payer,
     open_bill,
+    open_counter_bill,
     remove_line,
     remove_payer,
     set_discount,
@@ -24,6 +25,7 @@ from billing.services.bookings import (
     when_booking_changed,
 )
 from billing.services.payments import Tender, receipt_used, record_payment, record_refund
+from billing.services.payouts import paid_out, pay_out, reverse_payout
 from billing.services.receipts import register_receipt_maker, site_makes_receipts
 from billing.services.sessions import (
     correct_stretch,
@@ -55,8 +57,11 @@ __all__ = [
     "mark_no_shows",
     "move_session",
     "open_bill",
+    "open_counter_bill",
     "open_shift",
+    "paid_out",
     "pause_session",
+    "pay_out",
     "receipt_used",
     "register_receipt_maker",
     "record_version",
@@ -65,6 +70,7 @@ __all__ = [
     "remove_line",
     "remove_payer",
     "resume_session",
+    "reverse_payout",
     "save_tariff",
     "set_booking_status",
     "set_discount",

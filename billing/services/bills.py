@@ -56,7 +56,7 @@ def bill_stopped_session(*, session, user):
 def settle(bill, *, at):
     """Marks a stopped session's bill paid once nothing is left to pay or to give back;
     True when it did."""
-    if bill.paid_at is not None or bill.session.status != SessionStatus.STOPPED:
+    if bill.paid_at is not None or not stopped_or_counter(bill):
         return False
     if bill_summary(bill).balance != 0:
         return False
@@ -64,6 +64,12 @@ def settle(bill, *, at):
     bill.save(update_fields=["paid_at"])
     receipts.bill_settled(bill)  # prepaid time settled: its receipt (the fiscal app)
     return True
+
+
+def stopped_or_counter(bill):
+    """A bill may be paid once its session's clock stopped; a counter bill (no session) at
+    once."""
+    return bill.session_id is None or bill.session.status == SessionStatus.STOPPED
 
 
 def keep_above_paid(bill, total_before):
@@ -217,6 +223,8 @@ def set_split(*, bill, mode, user, percents=None, assignments=None):
     require_unpaid(bill)
     if mode not in SplitMode.values:
         raise ValidationError(_("Choose how to split the bill."), code="mode")
+    if mode == SplitMode.LOSER and bill.session_id is None:
+        raise ValidationError(_("A bill without a table has no frames to split by."), code="mode")
     payers = {payer.pk: payer for payer in bill.payers.all()}
     if not payers:
         raise ValidationError(_("Add at least one payer first."), code="payers")
@@ -234,4 +242,23 @@ def set_split(*, bill, mode, user, percents=None, assignments=None):
     bill.split_mode = mode
     bill.save(update_fields=["split_mode"])
     audit(user=user, action=AuditAction.BILL_SPLIT, session=bill.session, bill=bill, mode=mode)
+    return bill
+
+
+@transaction.atomic
+def open_counter_bill(*, reference, title, line, amount, user, payer_name="", player=None):
+    """A bill taken at the counter, without a table (a tournament's entry fee): one line of
+    ``LineKind.FEE`` for ``amount`` kopecks, its payer, audited. One bill per ``reference``:
+    asked again (a double tap), the bill already there is returned as it is."""
+    bill = Bill.objects.select_for_update().filter(reference=reference).first()
+    if bill is not None:
+        return bill
+    if amount <= 0:
+        raise ValidationError(_("There is nothing to pay."), code="amount")
+    bill = Bill.objects.create(reference=reference, title=title[:200], created_at=timezone.now())
+    BillLine.objects.create(bill=bill, kind=LineKind.FEE, description=line[:200], unit_price=amount)
+    if payer_name:
+        Payer.objects.create(bill=bill, name=payer_name[:150], player=player)
+    audit(user=user, action=AuditAction.BILL_OPEN, bill=bill)
+    audit(user=user, action=AuditAction.BILL_FEE, bill=bill, amount=amount, item=line)
     return bill

@@ -15,11 +15,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from billing.labels import money
-from billing.models import AuditAction, Payment, PaymentMethod, SessionStatus, Shift
+from billing.models import AuditAction, Payment, PaymentMethod, Shift
 from billing.selectors.bills import bill_summary
 from billing.services import receipts
 from billing.services.audit import audit
-from billing.services.bills import locked_bill, require_unpaid, settle
+from billing.services.bills import locked_bill, require_unpaid, settle, stopped_or_counter
 from toolbox.parsing import parse_int
 
 RECEIPT_DIGITS = 10
@@ -171,7 +171,7 @@ def record_payment(
     bill = locked_bill(bill)
     require_unpaid(bill)
     _open_shift()
-    if bill.session.status != SessionStatus.STOPPED:
+    if not stopped_or_counter(bill):
         raise ValidationError(_("Stop the clock before taking the payment."), code="running")
     balance = bill_summary(bill).balance
     if not 0 < amount <= balance:
@@ -205,7 +205,7 @@ def record_refund(
     bill = locked_bill(bill)
     require_unpaid(bill)
     _open_shift()
-    if bill.session.status != SessionStatus.STOPPED:
+    if not stopped_or_counter(bill):
         raise ValidationError(_("Stop the clock before giving money back."), code="running")
     over = -bill_summary(bill).balance
     if not 0 < amount <= over:

@@ -123,7 +123,7 @@ def payments_csv(request, report):
             local(payment.at),
             payment.shift_id,
             payment.bill_id,
-            payment.bill.session.table.number,
+            payment.bill.session.table.number if payment.bill.session_id else "",
             kind_of(payment),
             str(methods.get(payment.method, payment.method)),
             roubles(payment.amount),
@@ -143,6 +143,7 @@ def shifts_csv(request, report):
         _("opened"),
         _("closed"),
         *[_("%(method)s, ₽") % {"method": label} for label in PaymentMethod.labels],
+        _("paid out in cash, ₽"),
         _("opening cash, ₽"),
         _("expected cash, ₽"),
         _("counted cash, ₽"),
@@ -154,6 +155,7 @@ def shifts_csv(request, report):
             local(item.shift.opened_at),
             local(item.shift.closed_at),
             *[roubles(item.by_method[method]) for method in PaymentMethod.values],
+            roubles(item.paid_out),
             roubles(item.shift.opening_cash),
             roubles(item.expected_cash),
             roubles(item.shift.counted_cash) if item.shift.counted_cash is not None else "",
@@ -178,5 +180,7 @@ def revenue_csv(request, report):
     rows += [
         [_("total"), _("table time"), roubles(report.time_revenue)],
         [_("total"), _("bar"), roubles(report.bar_revenue)],
+        [_("total"), _("tournament entry fees"), roubles(report.fee_revenue)],
+        [_("paid out"), _("prizes"), roubles(-report.prizes_paid)],
     ]
     return csv_response("revenue", [_("by"), _("what"), _("amount, ₽")], rows)

@@ -1,5 +1,6 @@
 """The player's own page, ``/me/``: the pushed region (``me.fragments``) and what is read once
-(recent games with their replays, ratings and form, handicap advice); its stream; his
+(recent games with their replays, ratings and form, his odds against the players he meets
+most and handicap advice); its stream; his
 answers (confirm or dispute a game, check in, sign up, Telegram)."""
 
 from django.conf import settings
@@ -10,10 +11,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from ladder import selectors as ladder_selectors
+from ladder import services as ladder_services
+from leagues import selectors as league_selectors
+from leagues import services as league_services
 from live.streams import stream_response
 from me import fragments, selectors, services
 from me import telegram as telegram_bot
 from records.forms import HandicapAdviceForm
+from records.network import several_clubs
 from records.stats import player_ratings
 from toolbox.responses import redirect
 from toolbox.roles import player_required
@@ -29,17 +35,28 @@ def _player(request):
 @require_GET
 def home(request):
     player = _player(request)
+    ladder_services.settle_all()  # the ladders' deadlines passed since, applied
+    league_services.remind_all()  # a captain's line-up due tomorrow and not locked
     context = fragments.live_context(player)
     context |= {
         "recent": selectors.recent_games(player),
         "ratings": player_ratings(player),
         "form": selectors.form(player),
+        "rivals": selectors.rivals(player),
         "advice_form": HandicapAdviceForm(player),
         "advice": None,
         "telegram": selectors.telegram_chat(player),
         "telegram_enabled": telegram_bot.enabled(),
         "telegram_bot": settings.TELEGRAM_BOT_NAME,
         "other_clubs": fragments.other_clubs(player, request),
+        "several_clubs": several_clubs(),  # his games and records at every club: linked
+        "series": selectors.series_standing(player),
+        "ladders": ladder_selectors.player_ladders(player),
+        "ladder_notices": [
+            ladder_selectors.notice_text(n) for n in ladder_selectors.notices(player)
+        ],
+        "league_days": league_selectors.match_days_of(player),
+        "league_notices": league_selectors.notices(player),
     }
     return render(request, fragments.HOME, context)
 

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from games import rules
 from games.models import Outcome, Seat, default_variant, variant_choices
+from records import network
 from records.stats import (
     PERIODS,
     finished_games,
@@ -21,7 +22,7 @@ from records.stats import (
     leaderboard_columns,
     variant_figures,
 )
-from records.views.games import DRAW_LABELS
+from records.views.games import DRAW_LABELS, NETWORK, SCOPES
 from toolbox import forms as ascii_forms
 from toolbox.csv_export import streamed_csv_response
 
@@ -31,6 +32,7 @@ class ExportForm(forms.Form):
     period = forms.ChoiceField(choices=list(PERIODS.items()), required=False)
     player = ascii_forms.IntegerField(required=False, min_value=1)
     min_games = ascii_forms.IntegerField(required=False, min_value=1, max_value=10_000)
+    scope = forms.ChoiceField(choices=list(SCOPES.items()), required=False)
 
 
 def _export_query(request):
@@ -88,8 +90,12 @@ def games_csv(request):
 
 @require_GET
 def stats_csv(request):
-    """Players' statistics: one row per player and game (filters: variant, period, min games)."""
+    """Players' statistics: one row per player and game (filters: variant, period, min games;
+    ``scope=network``, on a site of several clubs: the network's board, every club's games)."""
     query = _export_query(request)
+    board_of = leaderboard
+    if query["scope"] == NETWORK and network.several_clubs():
+        board_of = network.leaderboard
     variants = [query["variant"]] if query["variant"] else list(rules.VARIANTS)
     # Translated now: the rows are streamed after the view has returned.
     labels = {value: str(label) for value, label in variant_choices()}
@@ -104,7 +110,7 @@ def stats_csv(request):
 
     def rows():
         for variant in variants:
-            board, _sort, _desc = leaderboard(
+            board, _sort, _desc = board_of(
                 variant, query["period"] or "all", query["min_games"] or 1, sort="games"
             )
             for row in board:

@@ -7,6 +7,7 @@ Everything here is read-only and open to everyone (spectators included); only GE
 import json
 
 from django import forms
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.http import urlencode
@@ -18,7 +19,7 @@ from games import rules, selectors
 from games.forms import SETTING_PREFIX
 from games.models import Game, Outcome, default_variant, variant_choices, variant_label
 from games.rules_overview import played_settings
-from records import handicap, rating
+from records import glicko, handicap, network, rating
 from records.stats import (
     PERIODS,
     format_figure,
@@ -29,11 +30,15 @@ from records.stats import (
     state_figures,
 )
 from toolbox import forms as ascii_forms
+from toolbox.parsing import parse_id
 from toolbox.responses import render_page_or_partial
 from toolbox.roles import marker_required
 from toolbox.shared_pages import shared_briefly
 
 DEFAULT_MIN_GAMES = 3
+LEADERBOARD_PAGE = 50  # rows per page: a network's club may have a thousand players
+CLUB, NETWORK = "club", "network"
+SCOPES = {CLUB: gettext_lazy("Club"), NETWORK: gettext_lazy("Network")}
 DRAW_LABELS = {
     "normal": gettext_lazy("normal draw"),
     "conditional": gettext_lazy("conditional draw"),
@@ -107,6 +112,8 @@ class LeaderboardForm(forms.Form):
     )
     sort = forms.CharField(required=False, max_length=40)
     dir = forms.ChoiceField(choices=[("asc", "asc"), ("desc", "desc")], required=False)
+    page = ascii_forms.IntegerField(min_value=1, max_value=100_000, required=False)
+    scope = forms.ChoiceField(choices=list(SCOPES.items()), required=False)
 
     def choices(self):
         """The valid query, defaults for anything missing or wrong (a bad link is no error)."""
@@ -121,33 +128,70 @@ class LeaderboardForm(forms.Form):
             "desc": None if not direction else direction == "desc",
         }
 
+    def page_number(self):
+        return self.cleaned_data.get("page") or 1
+
+    def chosen_scope(self, several_clubs):
+        """Whose board: the club's, or (on a site of several clubs) the network's."""
+        return NETWORK if several_clubs and self.cleaned_data.get("scope") == NETWORK else CLUB
+
 
 @require_GET
 @vary_on_headers("HX-Request")
 @shared_briefly
 def leaderboard_view(request):
+    """The club's leaderboard of a game, or the network's (``?scope=network``, on a site of
+    several clubs: every person of the network, each naming his clubs), a page of rows at a
+    time; the provisional ratings below the places."""
     form = LeaderboardForm(request.GET)
     query = form.choices()
-    rows, sort, desc = leaderboard(**query)
+    several_clubs = network.several_clubs()
+    scope = form.chosen_scope(several_clubs)
+    if scope == NETWORK:
+        rows, sort, desc = network.leaderboard(**query)
+    else:
+        rows, sort, desc = leaderboard(**query)
     columns = leaderboard_columns(query["variant"])
+    page = Paginator(rows, LEADERBOARD_PAGE).get_page(form.page_number())
+    clubs = {}
+    if scope == NETWORK:
+        clubs = network.home_clubs(row["player_id"] for row in page.object_list)
     context = {
         "form": form,
         "query": query,
+        "scope": scope,
+        "scopes": SCOPES.items() if several_clubs else (),
         "variants": variant_choices(),
         "periods": PERIODS.items(),
         "columns": columns,
         "rows": [
-            {"row": row, "cells": [format_figure(row[c.key], c.fmt) for c in columns]}
-            for row in rows
+            {
+                "row": row,
+                "cells": [(c.key, format_figure(row[c.key], c.fmt)) for c in columns],
+                "clubs": clubs.get(row["player_id"], []),
+            }
+            for row in page.object_list
         ],
+        "page": page,
+        "provisional_below": (
+            rows.provisional_below
+            if scope == NETWORK
+            else any(row["place"] is None for row in rows)
+        ),
         "sort": sort,
         "desc": desc,
-        "headers": [sort_link(query, column, sort, desc) for column in columns],
-        "filters": urlencode({k: query[k] for k in ("variant", "period", "min_games")}),
+        "headers": [sort_link(query, column, sort, desc, scope) for column in columns],
+        "filters": urlencode(filter_params(query, scope)),
         "period_label": PERIODS[query["period"]],
         "variant_label": variant_label(query["variant"]),
         "family_label": rating.family_label(rating.family_of(query["variant"])),
-        "rating_constants": {"initial": int(rating.INITIAL), "k": int(rating.K)},
+        "rating_constants": {
+            "initial": int(glicko.INITIAL),
+            "deviation": int(glicko.INITIAL_RD),
+            "class_deviation": int(glicko.CLASS_RD),
+            "provisional_deviation": int(glicko.PROVISIONAL_RD),
+            "provisional_games": glicko.PROVISIONAL_GAMES,
+        },
         "rating_families": [
             {"label": rating.family_label(family), "games": [variant_label(v) for v in keys]}
             for family, keys in rating.families().items()
@@ -156,13 +200,22 @@ def leaderboard_view(request):
     return render_page_or_partial(request, "records/leaderboard.html", "board", context)
 
 
-def sort_link(query, column, sort, desc):
+def filter_params(query, scope=CLUB):
+    """The board's filters as a link keeps them (the scope only when it is the network's: a
+    club's links are as they always were)."""
+    params = {k: query[k] for k in ("variant", "period", "min_games")}
+    if scope == NETWORK:
+        params["scope"] = NETWORK
+    return params
+
+
+def sort_link(query, column, sort, desc, scope=CLUB):
     """A column header: clicking the sorted column flips it; another one starts best-first."""
     if column.key == sort:
         direction = "asc" if desc else "desc"
     else:
         direction = "asc" if column.lower_is_better else "desc"
-    params = {k: query[k] for k in ("variant", "period", "min_games")}
+    params = filter_params(query, scope)
     params.update(sort=column.key, dir=direction)
     return {
         "column": column,
@@ -178,16 +231,44 @@ def sort_link(query, column, sort, desc):
 @marker_required
 @require_GET
 def handicap_hint(request):
-    """A fragment for the start form: the suggested handicap for the chosen players and game.
+    """A fragment for the start form and a match's form: the odds of the chosen players and
+    the suggested handicap for the game, or the fair race of the match.
 
-    GET ``variant`` and ``seats`` (the start form's tokens: ``p:<player pk>``, ``g:<name>``).
+    GET ``variant``, ``seats`` (the start form's tokens: ``p:<player pk>``, ``g:<name>``), the
+    game's settings as the form stands (``s_<name>``) and, from a match's form, ``race_to``,
+    ``head_start_a`` and ``head_start_b``. Whatever cannot be read is left out, never a 500.
     """
     variant = request.GET.get("variant", "")
     tokens = request.GET.getlist("seats")
-    hint = handicap.suggest(variant, tokens) if variant in handicap.advised_variants() else None
+    settings = {
+        name.removeprefix(SETTING_PREFIX): value
+        for name, value in request.GET.items()
+        if name.startswith(SETTING_PREFIX)
+    }
+    hint = None
+    if variant in handicap.advised_variants():
+        hint = handicap.suggest(variant, tokens, settings)
+    chances = handicap.odds_hint(variant, tokens, settings, asked_race(request.GET))
     form_settings = json.dumps(
         {SETTING_PREFIX + name: value for name, value in (hint.settings if hint else {}).items()}
     )
-    return render(
-        request, "records/handicap_hint.html", {"hint": hint, "form_settings": form_settings}
-    )
+    context = {
+        "hint": hint,
+        "form_settings": form_settings,
+        "chances": chances,
+        "fair_settings": json.dumps(chances.fair_settings if chances else {}),
+    }
+    return render(request, "records/handicap_hint.html", context)
+
+
+LONGEST_RACE = 99  # more than any match form allows: a number past it is no race
+
+
+def asked_race(query):
+    """(race to, head start of A, of B) from a match's form, or None (a single game, or a
+    race that cannot be read); a head start is less than the race."""
+    race_to = parse_id(query.get("race_to", ""))
+    if race_to is None or not 1 <= race_to <= LONGEST_RACE:
+        return None
+    heads = [parse_id(query.get(f"head_start_{side}", "")) or 0 for side in "ab"]
+    return race_to, *(min(head, race_to - 1) for head in heads)

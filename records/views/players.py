@@ -1,5 +1,6 @@
-"""The public player page: his records per game, his rating over time, the handicap his
-records suggest against another player, his games."""
+"""The public player page: his records per game, his rating over time, his performance
+month by month, the handicap his records suggest against another player, his games; and his
+network page, the same person's games and records at every club of the network."""
 
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
@@ -8,7 +9,9 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.models import Outcome
 from players.models import Player
+from records import network
 from records.forms import HandicapAdviceForm
+from records.performance import player_performances
 from records.stats import player_games, player_ratings, player_records
 from toolbox.responses import render_page_or_partial, wants_partial
 
@@ -30,6 +33,7 @@ def player_detail(request, pk):
     ]
     asked = HandicapAdviceForm(player, request.GET if "opponent" in request.GET else None)
     context = {"player": player, "page": page, "games": games, "outcomes": Outcome}
+    context["several_clubs"] = network.several_clubs()
     context |= {"advice_form": asked, "advice": asked.advice()}
     status = 400 if asked.is_bound and not asked.is_valid() else 200
     template = "records/player_detail.html"
@@ -39,4 +43,28 @@ def player_detail(request, pk):
         return render_page_or_partial(request, template, "advice", context, status=status)
     context["records"] = player_records(player)
     context["ratings"] = player_ratings(player)
+    context["performances"] = player_performances(player)
     return render(request, template, context, status=status)
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def player_network(request, pk):
+    """A person's page across the network: his clubs, his records per game and at each club
+    over every club's games, his ratings (the network's) and his games at every club, each
+    linked to its page at its own club (``records.network``). Public: what anyone sees of
+    him at any club, nothing of a club's own (no phone, no bill)."""
+    player = get_object_or_404(Player.everywhere, pk=pk)
+    page = network.person_games(player, request, request.GET.get("page"))
+    context = {"player": player, "page": page, "games": page.object_list}
+    template = "records/player_network.html"
+    if wants_partial(request, "person-games"):  # another page of his games
+        return render_page_or_partial(request, template, "games", context)
+    context |= {
+        "clubs": network.person_clubs(player, request),
+        "records": network.person_records(player),
+        "by_club": network.person_by_club(player),
+        "ratings": player_ratings(player),
+        "several_clubs": network.several_clubs(),
+    }
+    return render(request, template, context)

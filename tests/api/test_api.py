@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import override_settings
 
 from clubsite.asgi import feed_for_path
-from tests.factories import PlayerFactory, ev, record, start
+from tests.factories import PlayerFactory, TableFactory, ev, record, start
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +185,50 @@ def test_tournaments_with_their_matches_and_standings(client, demo_club):
     if robin:
         detail = client.get(f"/api/v1/tournaments/{robin[0]['id']}/").json()
         assert detail["groups"][0]["standings"][0]["rank"] == 1
+
+
+def test_a_match_and_its_live_game_carry_its_odds_before_and_now(client, db, monkeypatch):
+    """Issue 33 item 2: the API's odds of a match — player A's in the match, seat 1's in the
+    live game (the frames' order) — equal the race of the two skills, and move with a frame."""
+    from records import glicko, odds
+    from tests.helpers import fixed_skills
+    from tournaments import selectors as tournament_selectors
+    from tournaments import services as tournament_services
+    from tournaments.simulate import play_frame
+
+    skills = fixed_skills(monkeypatch)
+    table = TableFactory(number=91)  # a table of its own (the demo club's may be in play)
+    strong, newcomer = PlayerFactory(full_name="Сильный"), PlayerFactory(full_name="Новичок")
+    skills[strong.pk] = glicko.Skill(1700, 60, games=80)
+    p = glicko.win_probability(skills[strong.pk], glicko.start("novice"))
+    match = tournament_services.start_match(
+        table=table, variant="clockwise", a=strong, b=newcomer, race_to=3, marker=None,
+        head_start_b=1,
+    )  # fmt: skip
+    found = client.get(f"/api/v1/matches/{match.pk}/").json()["odds"]
+    fair = odds.fair_race(p, 3)
+    assert found == {
+        "frame": round(p, 4),
+        "race": round(odds.race(p, 3, 2), 4),
+        "race_now": round(odds.race(p, 3, 2), 4),
+        "fair_head_start": fair.head_start,
+        "fair_receiver": 2,
+        "fair_probability": round(fair.probability, 4),
+        "provisional": [False, True],
+    }
+    live = client.get(f"/api/v1/tables/{table.number}/").json()["live"]["match"]["odds"]
+    assert live == found  # A breaks the first frame: seat 1 is A
+
+    frame = tournament_selectors.current_frame(match)
+    game = play_frame(frame.game, 0)  # A wins it: 1 : 1 (B's head start), B breaks next
+    tournament_services.finish_frame_and_continue(
+        game=game, expected_seq=game.last_seq, marker=None
+    )
+    found = client.get(f"/api/v1/matches/{match.pk}/").json()["odds"]
+    assert found["race_now"] == round(odds.race(p, 2, 2), 4)
+    assert found["race"] == round(odds.race(p, 3, 2), 4)  # before it: as it was
+    live = client.get(f"/api/v1/tables/{table.number}/").json()["live"]["match"]
+    assert live["frames"] == [1, 1]
+    assert live["odds"]["race_now"] == round(1 - odds.race(p, 2, 2), 4)  # B in seat 1 now
+    assert live["odds"]["provisional"] == [True, False]
+    assert live["odds"]["fair_receiver"] == 1

@@ -16,6 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from clubs.current import using_club
 from clubs.models import Club
 from games.models import Game, GameStatus
+from season.models import PointsTable, Series, Stage
 from tables.models import Table
 from tests.factories import PlayerFactory, TableFactory, UserFactory, ev, finished, record, start
 from tournaments.models import Format, Tournament
@@ -211,3 +212,52 @@ def test_a_single_club_without_host_names_is_at_any_address(client, table, setti
     page = get(client, "/api/v1/clubs/", host="anything.example")
     assert page["count"] == 1 and page["items"][0]["url"] == "/"
     assert get(client, "/api/v1/tables/3/")["club"]["url"] == "/"
+
+
+def test_a_match_and_a_players_tournaments_name_their_club(client, network):
+    """A match, its tournament and the tournaments of a player's performances name their
+    club, as the tables, games and tournaments do."""
+    home, _other, _rows = network
+    here = {
+        "slug": home.slug, "name": home.name, "city": "Москва", "time_zone": home.time_zone,
+        "url": "http://testserver/",
+    }  # fmt: skip
+    for item in get(client, "/api/v1/tournaments/")["items"]:
+        detail = get(client, f"/api/v1/tournaments/{item['id']}/")
+        played = [m for m in detail["matches"] if m["match_id"]]
+        if not played:
+            continue
+        match = get(client, f"/api/v1/matches/{played[0]['match_id']}/")
+        assert match["club"] == here and match["tournament"]["club"] == here
+        player = next(e["player_id"] for e in detail["entrants"] if e["player_id"])
+        performances = get(client, f"/api/v1/players/{player}/")["performances"]
+        entered = [p["tournament"] for p in performances if p["tournament"]]
+        assert entered and all(t["club"] == here for t in entered)
+        break
+    else:
+        pytest.fail("the demo club has no tournament with a match played")
+
+
+def test_a_network_series_names_the_club_of_each_stage(client, network):
+    """A network's series adds up tournaments of several clubs: each stage's tournament names
+    its own club (found at that club's address only), wherever the series is asked for."""
+    home, other, rows = network
+    with using_club(home):
+        ours = Tournament.objects.create(
+            name="Кубок Лузы", date=date(2026, 11, 1), variant="pyramid_free",
+            format=Format.SINGLE,
+        )  # fmt: skip
+    series = Series.objects.create(name="Кубок сети", season="2026")
+    Stage.objects.create(series=series, tournament=ours, number=1, table=PointsTable.CLUB)
+    Stage.objects.create(series=series, tournament=rows["cup"], number=2, table=PointsTable.CLUB)
+    for host in (HOME, OTHER):
+        stages = get(client, f"/api/v1/series/{series.pk}/", host=host)["stages"]
+        assert [(s["tournament"]["id"], s["tournament"]["club"]["slug"]) for s in stages] == [
+            (ours.pk, home.slug),
+            (rows["cup"].pk, "sokol"),
+        ]
+        assert stages[1]["tournament"]["club"]["url"] == "http://sokol.example/"
+    # The stage's tournament is found at the address its club names.
+    assert get(client, f"/api/v1/tournaments/{rows['cup'].pk}/", host=OTHER)["name"] == (
+        f"{MARK} кубок"
+    )

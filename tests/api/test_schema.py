@@ -18,7 +18,12 @@ ALLOWED = {
     },
     "LiveSeat": {"position", "name", "score", "to_play", "winner", "role"},
     "TournamentRef": {"id", "name"},
-    "LiveMatch": {"id", "race_to", "frame", "frames", "finished", "tournament"},
+    "TournamentAtClub": {"id", "name", "club"},
+    "MatchOdds": {
+        "frame", "race", "race_now", "fair_head_start", "fair_receiver", "fair_probability",
+        "provisional",
+    },
+    "LiveMatch": {"id", "race_to", "frame", "frames", "finished", "tournament", "odds"},
     "LiveGame": {
         "id", "variant", "variant_name", "status", "finished", "last_seq", "target",
         "score_caption", "seats", "key_figure", "last_event", "handicap", "result", "disputed",
@@ -50,18 +55,25 @@ ALLOWED = {
         "variant", "variant_name", "games", "wins", "losses", "draws", "win_percentage",
         "figures",
     },
-    "PlayerRating": {"family", "family_name", "rating", "games"},
+    "PlayerRating": {"family", "family_name", "rating", "deviation", "provisional", "games"},
+    "Performance": {
+        "performance", "error", "games", "results", "score", "rating_before", "deviation_before",
+    },
+    "PlayerPerformance": {
+        "performance", "error", "games", "results", "score", "rating_before", "deviation_before",
+        "family", "family_name", "month", "tournament",
+    },
     "PlayerDetail": {
         "id", "name", "full_name", "nickname", "skill_class", "skill_class_name", "records",
-        "ratings",
+        "ratings", "performances",
     },
     "RatingFamily": {"family", "family_name", "variants"},
-    "RatingRow": {"rank", "player_id", "name", "rating", "games"},
+    "RatingRow": {"rank", "player_id", "name", "rating", "deviation", "provisional", "games"},
     "Tournament": {
         "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
         "status_name", "club",
     },
-    "Entrant": {"seed", "name", "player_id", "withdrawn"},
+    "Entrant": {"seed", "name", "player_id", "withdrawn", "performance"},
     "TournamentMatch": {
         "key", "number", "stage", "bracket", "round", "status", "seed_a", "seed_b", "name_a",
         "name_b", "score_a", "score_b", "winner", "result_kind", "table", "match_id",
@@ -72,21 +84,50 @@ ALLOWED = {
         "frame_difference",
     },
     "Group": {"number", "standings"},
-    "Place": {"place", "seed", "name"},
+    "Place": {"place", "seed", "name", "performance"},
     "TournamentDetail": {
         "id", "name", "date", "variant", "variant_name", "format", "format_name", "status",
         "status_name", "club", "rules", "entrants", "matches", "groups", "places", "champion",
     },
     "Frame": {"number", "game_id", "breaker", "status", "winner"},
+    "Series": {"id", "name", "season", "club", "finished", "final_size", "stage_count"},
+    "SeriesStage": {"number", "tournament", "points_table", "value", "finished", "is_final"},
+    "SeriesResult": {"stage", "points", "counted"},
+    "SeriesLine": {
+        "place", "player_id", "name", "points", "finalist", "wildcard", "results",
+        "final_place",
+    },
+    "SeriesDetail": {
+        "id", "name", "season", "club", "finished", "final_size", "stage_count", "best_n",
+        "per_month", "best_months", "tie_breaks", "wildcards", "stages", "standings",
+    },
     "Match": {
         "id", "variant", "variant_name", "name_a", "name_b", "player_a_id", "player_b_id",
         "race_to", "head_start_a", "head_start_b", "status", "score_a", "score_b", "winner",
-        "result_kind", "table", "tournament", "started_at", "finished_at", "frames",
+        "result_kind", "table", "tournament", "club", "started_at", "finished_at", "frames",
+        "odds",
+    },
+    # Team leagues: the standings and the fixtures, never a line-up before both are locked.
+    "League": {"id", "name", "variant", "variant_name", "club"},
+    "LeagueStanding": {
+        "place", "team", "played", "won", "drawn", "lost", "frames_won", "frames_lost", "points",
+    },
+    "LeagueDivision": {"name", "standings"},
+    "LeagueFixture": {
+        "round", "date", "division", "home", "away", "status", "home_frames", "away_frames",
+        "forfeit_by", "club", "games",
+    },
+    "LeagueGame": {
+        "order", "race_to", "doubles", "home", "away", "home_frames", "away_frames", "status",
+    },
+    "LeagueDetail": {
+        "id", "name", "variant", "variant_name", "club", "season", "points", "frame_points",
+        "tie_breaks", "divisions", "fixtures",
     },
     **{
         page: {"count", "limit", "offset", "items"}
         for page in ("ClubPage", "TablePage", "GamePage", "PlayerPage", "RatingPage",
-                     "TournamentPage")
+                     "TournamentPage", "SeriesPage", "LeaguePage")
     },
 }  # fmt: skip
 PRIVATE = ("phone", "email", "mail", "note", "bill", "payment", "staff", "user", "marker",

@@ -11,12 +11,24 @@ import pytest
 
 from tests.bench.helpers import ROOT, bench_database_url, run_bench
 
-SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py"))
+# Scripts whose smoke run a test of their own makes, checking what it prints: not twice.
+OWN_TESTS = {
+    "billing.py": "tests/billing/test_bench.py",
+    "tournament.py": "tests/tournaments/test_bench.py",
+}
+SCRIPTS = sorted(path.name for path in (ROOT / "bench").glob("*.py") if path.name not in OWN_TESTS)
 
 
 def test_there_are_benchmarks():
     expected = {"board_load.py", "board_push.py", "csv_import.py", "player_stats.py", "fiscal.py"}
-    assert expected | {"record_stroke.py"} <= set(SCRIPTS)
+    assert expected | {"record_stroke.py", "rating_backtest.py"} <= set(SCRIPTS)
+    assert set(OWN_TESTS).isdisjoint(SCRIPTS)
+
+
+@pytest.mark.parametrize("script", sorted(OWN_TESTS))
+def test_the_others_have_a_smoke_test_of_their_own(script):
+    assert (ROOT / "bench" / script).exists()
+    assert f'run_bench("{script}", "--smoke"' in (ROOT / OWN_TESTS[script]).read_text()
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

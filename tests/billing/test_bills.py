@@ -569,8 +569,8 @@ def test_the_demo_loaded_after_midnight_makes_nothing_that_ends_in_the_future(ca
     players = [PlayerFactory() for _ in range(6)]
     tomorrow = timezone.localdate() + timedelta(days=1)
     half_past_midnight = datetime.combine(tomorrow, time(0, 30), tzinfo=selectors.club_tz())
-    created = load_demo_history(
-        tables=tables, players=players, user=cashier, marker=cashier, now=half_past_midnight
+    created = load_demo_history(  # yesterday: the evening that would run past 00:30
+        tables=tables, players=players, user=cashier, marker=cashier, now=half_past_midnight, days=1
     )
     assert created > 0
     assert not Shift.objects.filter(closed_at__gt=half_past_midnight).exists()
@@ -684,7 +684,8 @@ def test_payments_shifts_and_revenue_export_as_formula_safe_csv_in_the_club_s_ti
     assert shifts[1][:3] == [str(shift.pk), "2026-11-30 10:00:00", "2026-11-30 21:00:00"]
     assert shifts[1][-4:] == ["1000.00", "1350.00", "1350.00", "0.00"]
     revenue = csv_rows(cashier_client.get(reverse("billing:revenue_csv"), query))
-    assert revenue[-2][-1] == "1050.00"  # 350 + 700 of table time
+    assert revenue[-4][-1] == "1050.00"  # 350 + 700 of table time
+    assert [row[-1] for row in revenue[-2:]] == ["0.00", "0.00"]  # no fees, no prizes
     assert cashier_client.get(reverse("billing:payments_csv"), {"shift": "x"}).status_code == 404
 
 

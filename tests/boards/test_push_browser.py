@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from games import selectors
+from games import rules, selectors, services
 from games.i18n import minus
 from tables.models import Table
 from tests.conftest import login as sign_in
@@ -26,6 +26,23 @@ STREAMS = "**/tables/3/board/stream/**"
 
 def score_of(page, seat):
     return page.locator(f'#board [data-seat="{seat}"] [data-score]')
+
+
+# When a screen's scores became ``texts``, by the screen's own clock (the machine's, as
+# Python's ``time.time()``): the time it took is the push's, not the test's polling of three
+# screens one after another. Scores already there count from now (an upper bound).
+NOTE_WHEN_SCORES_ARE = """(texts) => {
+  const shown = () => texts.every((text, seat) => {
+    const score = document.querySelector(`#board [data-seat="${seat}"] [data-score]`);
+    return score !== null && score.textContent.trim() === text;
+  });
+  window.scoresLandedAt = null;
+  if (shown()) { window.scoresLandedAt = Date.now(); return; }
+  const observer = new MutationObserver(() => {
+    if (shown()) { window.scoresLandedAt = Date.now(); observer.disconnect(); }
+  });
+  observer.observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
 
 
 def polls_of(page):
@@ -128,12 +145,15 @@ def test_screens_served_by_uvicorn_all_show_each_stroke_at_once(browser, marker_
             pages.append(page)
         for event in (ev("foul", fouls=("miss",)), ev("score")):
             game = record(game, marker_user, event)
-            recorded = time.monotonic()
-            scores = selectors.game_state(game).scores  # what the engine says
+            recorded = time.time()
+            texts = [str(minus(points)) for points in selectors.game_state(game).scores]
+            for page in pages:  # each screen notes the moment its scores became the engine's
+                page.evaluate(NOTE_WHEN_SCORES_ARE, texts)
             for page in pages:
-                for seat, points in enumerate(scores):
-                    expect(score_of(page, seat)).to_have_text(str(minus(points)), timeout=2000)
-            elapsed = time.monotonic() - recorded
+                for seat, text in enumerate(texts):
+                    expect(score_of(page, seat)).to_have_text(text, timeout=3000)
+            landed = max(page.evaluate("window.scoresLandedAt") for page in pages) / 1000
+            elapsed = landed - recorded
             assert elapsed < 1.5, f"the stroke took {elapsed:.3f} s to reach the last screen"
         expect(pages[2].locator("#board")).to_contain_text("Bank")  # the phone's language
         ARTIFACTS.mkdir(exist_ok=True)
@@ -143,3 +163,73 @@ def test_screens_served_by_uvicorn_all_show_each_stroke_at_once(browser, marker_
         for context in contexts:
             context.close()
         stop_server(server)
+
+
+@pytest.mark.parametrize(
+    ("locale", "before", "now"),
+    [
+        ("ru-RU", "Шансы на матч:", "Шансы на матч сейчас:"),
+        ("en-US", "Chances of the match:", "Chances of the match now:"),
+    ],
+)
+def test_the_odds_of_a_match_on_the_tv_move_with_a_frame_won_without_a_reload(
+    browser, live_server, marker_user, monkeypatch, locale, before, now
+):
+    """Issue 33 item 2: the TV board of a match in progress shows the chances of the match
+    from its frame score; the marker saves a frame on the console and the TV shows the new
+    chances, pushed, never reloaded (in the frame's seat order: the next breaker first)."""
+    from players.models import Player
+    from records import glicko, odds
+    from tests.helpers import fixed_skills
+    from tournaments import selectors as tournament_selectors
+    from tournaments import services as tournament_services
+
+    skills = fixed_skills(monkeypatch)
+    long_name = "Константин Преображенский-Оболенский"
+    a = Player.objects.create(full_name=long_name)
+    b = Player.objects.create(full_name="Николай Фёдоров")
+    skills[a.pk] = glicko.Skill(1650, 60, games=80)
+    skills[b.pk] = glicko.Skill(1500, 60, games=80)
+    p = glicko.win_probability(skills[a.pk], skills[b.pk])
+    table = Table.objects.create(number=3)
+    match = tournament_services.start_match(
+        table=table, variant="pyramid_free", a=a, b=b, race_to=3, marker=None
+    )
+    tv = browser.new_context(locale=locale, viewport=TV).new_page()
+    tv.set_default_timeout(10_000)
+    loads = []
+    tv.on("load", lambda _page: loads.append(1))
+    tv.goto(f"{live_server.url}/tables/3/board/")
+    tv.locator("body.streaming").wait_for(timeout=5000)
+    shown = tv.locator('#board [data-odds="now"]')
+    expect(shown.locator(".odds-label")).to_have_text(before)
+    assert float(shown.get_attribute("data-probability")) == pytest.approx(
+        odds.race(p, 3, 3), abs=1e-4
+    )
+    expect(shown.locator(".odds-name").first).to_have_text(long_name)  # A breaks: A first
+
+    # The frame all but won by A (the breaker), the marker's last tap on the console.
+    game = tournament_selectors.current_frame(match).game
+    game = services.record_event(
+        game=game, expected_seq=0, event=rules.Event("pot", count=7), user=None
+    )
+    console = browser.new_context(locale=locale).new_page()
+    sign_in(console, live_server, marker_user.username)
+    console.goto(f"{live_server.url}/marker/games/{game.pk}/")
+    console.click('.action-pot button[data-count="1"]')
+    console.wait_for_selector("[data-finish]")
+    console.locator("#console button.primary:visible").click()  # save it, play the next
+    console.wait_for_url(lambda url: f"/marker/games/{game.pk}/" not in url)
+
+    expect(shown.locator(".odds-label")).to_have_text(now)  # pushed to the TV
+    expect(shown.locator(".odds-name").first).to_have_text("Николай Фёдоров")  # B breaks now
+    assert float(shown.get_attribute("data-probability")) == pytest.approx(
+        1 - odds.race(p, 2, 3), abs=1e-4
+    )
+    b_percent = round((1 - odds.race(p, 2, 3)) * 100)
+    expect(shown.locator("[data-percent]").first).to_contain_text(str(b_percent))
+    assert len(loads) == 1  # never reloaded
+    ARTIFACTS.mkdir(exist_ok=True)
+    tv.screenshot(path=ARTIFACTS / f"board-match-odds-{locale}.png")
+    console.context.close()
+    tv.context.close()

@@ -2,6 +2,8 @@
 options from the address, and framing: only the overlay and embed pages may be framed by
 other sites; every other page keeps refusing to be."""
 
+import re
+
 import pytest
 from django.test import override_settings
 
@@ -131,3 +133,37 @@ def test_the_pages_show_the_embed_code_to_copy(client, demo_tournament):
     help_page = client.get(f"/overlay/?tournament={tournament.pk}").content.decode()
     assert f'src="/tournaments/{tournament.pk}/overlay/?position=bottom-left' in help_page
     assert "img/overlay-sample.svg" in help_page
+
+
+def test_the_overlay_shows_each_players_chances_of_the_match_and_follows_the_frames(
+    client, table, monkeypatch
+):
+    """Issue 33 item 2: beside each seat's frames its chance of the match now (the frame
+    score's), a provisional rating marked; a frame won moves them."""
+    from records import glicko, odds
+    from tests.helpers import fixed_skills
+    from tournaments import selectors
+    from tournaments import services as tournament_services
+    from tournaments.simulate import play_frame
+
+    skills = fixed_skills(monkeypatch)
+    sokol, newcomer = PlayerFactory(full_name="Сокол"), PlayerFactory(full_name="Новичок")
+    skills[sokol.pk] = glicko.Skill(1650, 60, games=80)
+    p = glicko.win_probability(skills[sokol.pk], glicko.start("novice"))
+    match = tournament_services.start_match(
+        table=table, variant="clockwise", a=sokol, b=newcomer, race_to=3, marker=None
+    )
+    html = client.get("/tables/3/overlay/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    first = round(odds.race(p, 3, 3) * 100)
+    assert re.findall(r'class="lt-odds" data-odds="(\d+)"', html) == [str(first), str(100 - first)]
+    assert f">{first}%<" in html and html.count("data-provisional") == 1
+    assert ">provisional<" in html
+    frame = selectors.current_frame(match)
+    game = play_frame(frame.game, 1)  # the newcomer wins: 0 : 1, and breaks next (seat 1)
+    tournament_services.finish_frame_and_continue(
+        game=game, expected_seq=game.last_seq, marker=None
+    )
+    html = client.get("/tables/3/overlay/", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    now = round((1 - odds.race(p, 3, 2)) * 100)  # the newcomer's, seat 1
+    assert re.findall(r'class="lt-odds" data-odds="(\d+)"', html) == [str(now), str(100 - now)]
+    assert f">{now}\u00a0%<" in html and ">П<" in html

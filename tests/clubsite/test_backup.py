@@ -94,8 +94,10 @@ def snapshot():
     }
 
 
-def test_the_demo_club_survives_a_backup_and_a_restore_into_an_empty_database(tmp_path):
-    call_command("load_demo_club", stdout=StringIO())
+def test_the_demo_club_survives_a_backup_and_a_restore_into_an_empty_database(
+    tmp_path, demo_club_rows
+):
+    demo_club_rows.restore()  # what load_demo_club leaves (loaded once for the run)
     before = snapshot()
     assert len(before["games"]) >= 3 and before["events"]
     assert {"billing.Tariff", "players.Player", "games.Event"} <= set(before["rows"])

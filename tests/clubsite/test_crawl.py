@@ -1,15 +1,15 @@
 """Every page of the demo club answers without a server error, for every role.
 
 The crawl starts at the home page (and the network's page, which a site of one club does not
-link) and follows every same-site ``href`` and ``hx-get`` (GET
-only; log-out and delete links are skipped) as an anonymous spectator, as the marker, as
-the admin and as a player signed in on his phone (the demo's «Сокол»: his own page, the
-start of a game without a marker, the tournaments' sign-up). Pages of one kind are sampled
-so that the crawl stays at a few hundred requests: a game's pages once per variant, state
-and view; a view with a query string a few times (per variant, for the leaderboards); a few
-pages of each view of the Django admin. The demo club holds every game of the rules'
-registry in every state (see ``games/demo.py``), and the crawl checks that it reached a game
-page of each.
+link, and a game's page of each variant in each of its states) and follows every same-site
+``href`` and ``hx-get`` (GET only; log-out and delete links are skipped) as an anonymous
+spectator, as the marker, as the admin and as a player signed in on his phone (the demo's
+«Сокол»: his own page, the start of a game without a marker, the tournaments' sign-up).
+Pages of one kind are sampled so that the crawl stays at a few hundred requests: a game's
+pages once per variant, state and view; a view with a query string a few times (per variant,
+for the leaderboards); a few pages of each view of the Django admin. The demo club holds
+every game of the rules' registry in every state (see ``games/demo.py``), and the crawl
+checks that it reached a game page of each.
 """
 
 import json
@@ -17,7 +17,6 @@ import re
 import traceback
 from collections import Counter, deque
 from html.parser import HTMLParser
-from io import StringIO
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit
 
 import pytest
@@ -38,9 +37,9 @@ GAME_IN_PATH = re.compile(r"/games?/(\d+)/")
 TABLE_BOARD = re.compile(
     r"/tables/(\d+)/board/"
 )  # /games/5/, /marker/games/5/, /admin/games/game/5/
-PER_VIEW = 15  # pages of one view without a query string (every player, every table)
-PER_ADMIN_VIEW = 4  # pages of one view of the Django admin
-PER_QUERY = 4  # pages of one view with a query string (sort orders, filters, pages)
+PER_VIEW = 5  # pages of one view without a query string (every player, every table)
+PER_ADMIN_VIEW = 2  # pages of one view of the Django admin
+PER_QUERY = 2  # pages of one view with a query string (sort orders, filters, pages)
 MAX_REQUESTS = 900  # a guard: the crawl of the demo club needs a few hundred
 # Where the crawl starts: the home page, and the pages it links only on a site of several
 # clubs (the network's page).
@@ -130,8 +129,18 @@ class Crawl:
         variant = dict(parse_qsl(query)).get("variant")
         return (match.view_name, bool(query), htmx, variant), PER_QUERY if query else PER_VIEW
 
+    def seeds(self):
+        """A game's page of each variant in each of its states (the first such game): with a
+        few pages of each list, the crawl might not find one by its links."""
+        first = {}
+        for pk in sorted(self.games):
+            variant, states = self.games[pk]
+            for state in states:
+                first.setdefault((variant, state), pk)
+        return [f"/games/{pk}/" for pk in sorted(set(first.values()))]
+
     def run(self):
-        queue = deque((url, False) for url in START)
+        queue = deque((url, False) for url in (*START, *self.seeds()))
         while queue and self.requests < MAX_REQUESTS:
             url, htmx = queue.popleft()
             parts = urlsplit(url)
@@ -189,10 +198,10 @@ class Crawl:
 
 
 @pytest.fixture(scope="module")
-def demo_club(django_db_setup, django_db_blocker):
-    """The demo club, loaded once for the module's three crawls."""
+def demo_club(demo_club_rows, django_db_blocker):
+    """The demo club (loaded once for the run: tests/conftest.py), for the module's crawls."""
     with django_db_blocker.unblock():
-        call_command("load_demo_club", stdout=StringIO())
+        demo_club_rows.restore()
         yield
         call_command("flush", interactive=False, verbosity=0)
 

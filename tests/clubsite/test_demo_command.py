@@ -17,6 +17,7 @@ from games.models import Event, Game, GameStatus
 from players.models import Player
 from tables.models import Table
 from tests.conftest import FAST_HASHERS
+from tests.saved_rows import forget_caches
 from toolbox.roles import can_manage_roster, can_record_games
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Frame, Tournament
@@ -34,16 +35,18 @@ def load():
 
 
 @pytest.fixture(scope="module")
-def demo(django_db_setup, django_db_blocker):
-    """The demo club loaded once for this module (what it printed): each test runs in a
-    savepoint of that transaction, which is rolled back after the last one."""
+def demo(demo_club_rows, django_db_blocker):
+    """The demo club as the command left it (what it printed), loaded once for the run
+    (tests/conftest.py) and put in place for this module: each test runs in a savepoint of
+    that transaction, which is rolled back after the last one."""
     with (
         django_db_blocker.unblock(),
         override_settings(PASSWORD_HASHERS=FAST_HASHERS),  # as every test's (conftest)
         transaction.atomic(),
     ):
-        yield load()
+        yield demo_club_rows.restore()
         transaction.set_rollback(True)
+    forget_caches()  # the content types' ids of the rows rolled back
 
 
 def counts():

@@ -13,7 +13,8 @@ default; each a route, its arguments and parameters, sent as GET and as POST by 
 roles). An answer of
 400 or more, and a form shown again with its errors (a 200 to a POST that is not a console
 tap), must leave every row of every model as it was (sessions and the billing settings'
-singleton aside). A valid request may
+singleton aside; when the database's own count of the rows written in the transaction says
+the request wrote none of them, they are not read again). A valid request may
 change things: a guest name of random text starts a game, a deactivation with a real id
 deactivates.
 """
@@ -26,7 +27,7 @@ from django.apps import apps
 from django.contrib import admin as django_admin
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, Phase, given, settings
@@ -35,9 +36,11 @@ from hypothesis import strategies as st
 from games import rules, services
 from games.forms import StartGameForm
 from players.forms import CSVUploadForm, PlayerFilterForm, PlayerForm
+from players.models import Player
 from records.views.exports import ExportForm
 from records.views.games import LeaderboardForm
 from tables.forms import TableForm
+from tables.models import Table
 from tests.factories import GameFactory, PlayerFactory, TableFactory, UserFactory
 from toolbox.roles import ADMINS, MARKERS
 
@@ -153,12 +156,37 @@ def club(db):
     for model in apps.get_models():
         ids |= set(model.objects.values_list("pk", flat=True)[:20])
     ids |= {t.number for t in tables}
+    assert wrote_rows({}, writes())  # the database tells this transaction's writes
     return Club(users=users, ids=sorted(str(pk) for pk in ids), rows=snapshot())
 
 
 class Club(dict):
     def __repr__(self):  # hypothesis prints the arguments of a failing example
         return "<the fuzzed club>"
+
+
+def writes():
+    """How many rows this connection has written so far in its transaction: per table on
+    PostgreSQL (its statistics of the transaction), in all on SQLite."""
+    if connection.vendor != "postgresql":
+        return {None: connection.connection.total_changes}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT relname, n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_xact_user_tables"
+        )
+        return {table: count for table, count in cursor.fetchall() if count}
+
+
+IGNORED_TABLES = {apps.get_model(label)._meta.db_table for label in IGNORED_MODELS}
+
+
+def wrote_rows(before, after):
+    """Whether a row that ``snapshot`` reads may have changed between the two ``writes()``:
+    when the database wrote none, every row is as it was without reading them all again."""
+    tables = {
+        table for table in before.keys() | after.keys() if before.get(table) != after.get(table)
+    }
+    return bool(tables - IGNORED_TABLES)
 
 
 def snapshot():
@@ -222,6 +250,7 @@ def test_no_request_gives_a_5xx_or_changes_what_it_refuses(club, data):
                 client.force_login(club["users"][role])
             if isinstance(params.get("file"), SimpleUploadedFile):
                 params["file"].seek(0)
+            before = writes()
             if method == "GET":
                 query = {k: v for k, v in params.items() if not hasattr(v, "seek")}
                 response = client.get(url, query, headers=headers)
@@ -233,6 +262,24 @@ def test_no_request_gives_a_5xx_or_changes_what_it_refuses(club, data):
             refused = response.status_code >= 400 or (
                 method == "POST" and response.status_code == 200 and route not in CONSOLE_WRITES
             )
-            if refused:
+            if refused and wrote_rows(before, writes()):
                 assert snapshot() == club["rows"], (role, method, url, response.status_code)
             transaction.set_rollback(True)
+
+
+def test_the_rows_a_request_wrote_are_told_by_the_database(club):
+    """``wrote_rows``, which spares the fuzz reading every row again after a request that
+    wrote none, sees an insert, an update and a delete, and nothing in a read."""
+    player = Player.objects.first()
+    for write in (
+        lambda: PlayerFactory(),
+        lambda: Player.objects.filter(pk=player.pk).update(nickname="Новый"),
+        lambda: Player.objects.filter(pk=player.pk).update(nickname="Новый"),  # the same
+        lambda: Table.objects.filter(number=3).delete(),
+    ):
+        before = writes()
+        assert not wrote_rows(before, writes())
+        list(Player.objects.all())
+        assert not wrote_rows(before, writes())
+        write()
+        assert wrote_rows(before, writes())

@@ -418,20 +418,29 @@ def test_ffd_105_prints_the_unit_as_text(register):
     assert isinstance(AtolWebServer("http://x"), AtolWebServer)
 
 
-def test_a_tournament_fee_is_a_service_paid_in_full(register):
-    """Fees are not payments yet (a later issue): their receipt is ready for it."""
-    from fiscal.drivers.atol import atol_task
-    from fiscal.receipts import fee_request
-
-    request = fee_request("Взнос: турнир «Осень»", 500_00, "sbp", FiscalSettings.load(), None)
-    task = atol_task(request)
-    [item] = task["items"]
+def test_a_tournament_fee_is_a_service_paid_in_full(cashier, shift, register):
+    """A tournament's entry fee: a line of its counter bill, paid like any bill; its
+    receipt lists it as a service, paid in full."""
+    bill = services.open_counter_bill(
+        reference="fee:1:1",
+        title="Взнос: турнир «Осень», Пётр",
+        line="Взнос: турнир «Осень»",
+        amount=500_00,
+        user=cashier,
+        payer_name="Пётр",
+    )
+    payment = services.record_payment(bill=bill, method="sbp", amount=500_00, user=cashier)
+    assert fiscal.drain().done == 1
+    [(kind, sent)] = receipts_made(register)
+    assert kind == "sell" and FiscalTask.objects.get(payment=payment)
+    [item] = sent["items"]
     assert (item["paymentObject"], item["paymentMethod"], item["amount"]) == (
         "service",
         "fullPayment",
         500.0,
     )
-    assert task["payments"] == [{"type": "electronically", "sum": 500.0}]
+    assert item["name"] == "Взнос: турнир «Осень»"
+    assert sent["payments"] == [{"type": "electronically", "sum": 500.0}]
 
 
 def test_no_correction_without_a_register(tariffs, table, cashier, cashier_client):

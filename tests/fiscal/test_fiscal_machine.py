@@ -159,27 +159,39 @@ class DeskWithRegister(Desk):
 
     # --- what must hold after every step ------------------------------------------------
 
+    # (Each invariant reads the tasks and payments it checks in one query, not one per
+    # shift or bill: they run after every step, over every row made so far.)
+
     @invariant()
     def no_receipt_is_made_twice(self):
         by_task = Counter(request_id.split(".")[0] for request_id, _t, _p in self.register.made)
         assert all(count == 1 for count in by_task.values()), by_task
+        tasks = {str(task.uuid): task for task in FiscalTask.objects.filter(uuid__in=by_task)}
         for uuid in by_task:
-            task = FiscalTask.objects.get(uuid=uuid)
+            task = tasks[uuid]  # a receipt made belongs to a task
             assert task.status == TaskStatus.DONE or task.posted_at is not None
 
     @invariant()
     def each_shift_s_receipts_take_in_its_payments(self):
+        receipts, taken = Counter(), Counter()
+        for shift_id, request in FiscalTask.objects.filter(kind__in=RECEIPT_KINDS).values_list(
+            "shift_id", "request"
+        ):
+            receipts[shift_id] += money_in(request)
+        for shift_id, amount in Payment.objects.values_list("shift_id", "amount"):
+            taken[shift_id] += amount
         for shift in Shift.objects.all():
-            tasks = FiscalTask.objects.filter(shift=shift, kind__in=RECEIPT_KINDS)
-            receipts = sum(money_in(task.request) for task in tasks)
-            taken = sum(p.amount for p in Payment.objects.filter(shift=shift))
-            assert receipts == taken, (shift.pk, receipts, taken)
+            assert receipts[shift.pk] == taken[shift.pk], (shift.pk, receipts, taken)
 
     @invariant()
     def every_settled_prepaid_bill_has_its_receipts(self):
-        for bill in Bill.objects.filter(paid_at__isnull=False, payments__up_front=True).distinct():
+        bills = Bill.objects.filter(paid_at__isnull=False, payments__up_front=True).distinct()
+        receipts = {}
+        for task in FiscalTask.objects.filter(bill__in=bills, kind__in=RECEIPT_KINDS):
+            receipts.setdefault(task.bill_id, []).append(task)
+        for bill in bills:
             summary = selectors.bill_summary(bill)
-            tasks = list(FiscalTask.objects.filter(bill=bill, kind__in=RECEIPT_KINDS))
+            tasks = receipts.get(bill.pk, [])
             prepayments = [
                 t for t in tasks if _methods(t) == {"fullPrepayment"} and t.kind == "sell"
             ]

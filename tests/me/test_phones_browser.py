@@ -225,11 +225,14 @@ def test_two_phones_a_game_without_a_marker_and_its_confirmation(phone, live_ser
     his.wait_for_selector(f'.me-confirm[data-confirm="{game.pk}"] [data-confirm-game]')
     no_horizontal_scroll(his)
     screenshot(his, "confirm")
-    his.click("[data-confirm-game]")
-    his.locator(f'.me-confirm[data-confirm="{game.pk}"]').wait_for(state="detached")
+    # The confirmation answers with a whole page load of his page (HX-Redirect): wait for it
+    # rather than reload over it.
+    with his.expect_navigation(url=f"{live_server.url}/me/"):
+        his.click("[data-confirm-game]")
+    his.wait_for_load_state()
+    assert not his.locator(f'.me-confirm[data-confirm="{game.pk}"]').count()
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
-    his.reload()
     assert (
         "Победа" in his.locator(".me-games").inner_text()
         or "Поражение" in his.locator(".me-games").inner_text()

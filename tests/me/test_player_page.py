@@ -299,6 +299,7 @@ def staff_urls():
         "/tables/1/board/",
         "/tables/1/overlay/",
         "/players/1/",
+        "/players/1/network/",  # his games and records at every club of the network
         "/tables/1/board/stream/",
         "/tables/1/overlay/stream/",
         "/billing/tables/1/clock/",  # a table's clock on its board
@@ -312,3 +313,49 @@ def staff_urls():
     staff |= {"/admin/", "/admin/auth/user/", "/admin/games/game/", "/admin/me/signinlink/"}
     staff |= {"/tournaments/new/", "/tournaments/1/manage/", "/tournaments/1/edit/"}
     return sorted(staff)
+
+
+def test_his_page_shows_his_odds_against_the_players_he_meets_most_with_the_fair_handicap(
+    lena, sokol, monkeypatch
+):
+    """Issue 33 item 2 (/me/ handicap advice): per frequent opponent and game, the chances
+    of a frame by the two skills, and the handicap that evens them with the odds it leaves:
+    the game's own head start in the pyramid games, else the fair race to 3."""
+    from records import forecast, glicko, odds
+    from tests.factories import finished
+    from tests.helpers import fixed_skills
+
+    skills = fixed_skills(monkeypatch)
+    skills[lena.pk] = glicko.Skill(1720, 60, games=80)
+    skills[sokol.pk] = glicko.Skill(1500, 70, games=40)
+    newcomer = PlayerFactory(full_name="Пётр Новиков")
+    now = timezone.now()
+    for hours in range(3):
+        finished("pyramid_free", [(lena, "win", 8, {}), (sokol, "loss", 3, {})],
+                 at=now - timedelta(hours=hours + 1))  # fmt: skip
+    finished("clockwise", [(newcomer, "win", 60, {}), (lena, "loss", 40, {})], at=now)
+    finished("clockwise", [(lena, "win", 60, {}), ("Гость", "loss", 40, {})], at=now)  # no rival
+    old = now - timedelta(days=selectors.RIVALS_DAYS + 1)
+    finished("clockwise", [(lena, "win", 60, {}), (PlayerFactory(), "loss", 40, {})], at=old)
+    rivals = selectors.rivals(lena)
+    assert [(r.opponent, r.variant, r.games) for r in rivals] == [
+        (sokol, "pyramid_free", 3),
+        (newcomer, "clockwise", 1),
+    ]
+    p = glicko.win_probability(skills[lena.pk], skills[sokol.pk])
+    fair = forecast.fair_handicap("pyramid_free", p)
+    assert rivals[0].odds.frame == p
+    assert rivals[0].advice_chances.probability == pytest.approx(fair.probability)
+    q = glicko.win_probability(skills[lena.pk], glicko.start("novice"))
+    assert rivals[1].odds.race == odds.race(q, 3, 3)
+    assert rivals[1].advice_chances.probability == odds.fair_race(q, 3).probability
+
+    client = Client()
+    client.force_login(lena.user)
+    english = client.get(reverse("me:home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Your chances" in english and "The fair race: Пётр Новиков gets a head start" in english
+    html = client.get(reverse("me:home")).content.decode()
+    assert 'id="me-odds"' in html and "Ваши шансы" in html
+    assert f"{fair.shorthand}: Сокол начинает с" in html
+    assert "Честный матч: Пётр Новиков получает фору" in html
+    assert f"{round(p * 100)}\u00a0%" in html and html.count("data-provisional") == 1

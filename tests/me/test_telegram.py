@@ -152,3 +152,120 @@ def test_a_player_links_his_chat_and_hears_once_that_his_table_is_ready(bot_api,
     assert bot_api.sent[-1] == (555, "Ваш выход: Ваш стол готов: стол 2")
     assert with_bot(telegram.send_calls) == 0
     assert len(bot_api.sent) == 3
+
+
+def test_the_ladders_news_reaches_the_chat_once(bot_api, lena, sokol):
+    from ladder import services as ladder_services
+    from ladder.models import Ladder
+
+    ladder = Ladder.objects.create(name="Лестница", variant="pyramid_free")
+    for who in (sokol, lena):
+        ladder_services.join(ladder=ladder, player=who)
+    TelegramChat.objects.create(player=sokol, code="x", chat_id=777)
+    ladder_services.challenge(ladder=ladder, challenger=lena, challenged=sokol)
+    assert with_bot(telegram.send_calls) == 1
+    chat, text = bot_api.sent[-1]
+    assert chat == 777 and "Лена" in text and "Лестница" in text
+    assert with_bot(telegram.send_calls) == 0
+
+
+def test_a_league_captains_news_and_the_day_before_reminder_reach_the_chat_once(
+    bot_api, lena, sokol
+):
+    """The bot delivers the leagues' notices as it does the ladders' (``telegram.NOTICES``):
+    the opponent's line-up locked, and the reminder its own round makes the day before."""
+    from leagues import services as league_services
+    from leagues.models import Division, League, MatchDay, Season, Team
+
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    league = League.objects.create(name="Лига среды", variant="pyramid_free")
+    division = Division.objects.create(league=league, name="Высшая")
+    season = Season.objects.create(
+        league=league, name="Сезон", starts_on=tomorrow, weekday=tomorrow.weekday()
+    )
+    teams = []
+    for name, captain in (("Шары", lena), ("Лузы", sokol)):
+        team = Team.objects.create(season=season, division=division, name=name, captain=captain)
+        team.members.set([captain])
+        teams.append(team)
+    league.format = [{"race_to": 2}]
+    league.save()
+    league_services.generate_fixtures(season=season)
+    day = MatchDay.objects.get()
+    TelegramChat.objects.create(player=lena, code="x", chat_id=777)
+    TelegramChat.objects.create(player=sokol, code="y", chat_id=888)
+    sokols = teams[1]
+    league_services.lock_line_up(match_day=day, team=sokols, player_ids=[sokol.pk])
+    assert with_bot(telegram.send_calls) == 2
+    assert [chat for chat, _text in bot_api.sent] == [777, 777]  # his line-up is locked
+    texts = [text for _chat, text in bot_api.sent]
+    head = f"Лига среды, {day.home.name} — {day.away.name}"
+    assert f"{head}: «Лузы» — состав зафиксирован. Зафиксируйте свой." in texts
+    assert any(text.startswith(head) and "ваш состав ещё не зафиксирован" in text for text in texts)
+    assert with_bot(telegram.send_calls) == 0
+    assert len(bot_api.sent) == 2
+
+
+def test_on_a_network_each_clubs_news_reaches_the_person_once(bot_api, lena, sokol, home_and_sokol):
+    """A person plays at two clubs of the network: the bot settles and reads each club's
+    ladders in turn (no club is chosen in its process), and says each club's news once."""
+    from clubs.current import using_club
+    from ladder import services as ladder_services
+    from ladder.models import Ladder
+    from players.models import join_club
+
+    home, other = home_and_sokol
+    TelegramChat.objects.create(player=sokol, code="x", chat_id=777)
+    for club, name in ((home, "Лестница Лузы"), (other, "Лестница Сокола")):
+        with using_club(club):
+            for who in (sokol, lena):
+                join_club(who, club)
+            ladder = Ladder.objects.create(name=name, variant="pyramid_free")
+            for who in (sokol, lena):
+                ladder_services.join(ladder=ladder, player=who)
+            ladder_services.challenge(ladder=ladder, challenger=lena, challenged=sokol)
+    assert with_bot(telegram.send_calls) == 2
+    texts = sorted(text for chat, text in bot_api.sent if chat == 777)
+    assert "Лестница Лузы" in texts[0] and "Лестница Сокола" in texts[1]
+    assert with_bot(telegram.send_calls) == 0
+
+
+def test_a_network_leagues_reminder_reaches_each_captain_once(
+    bot_api, lena, sokol, lena_client, home_and_sokol
+):
+    """A network league's match day is shown at every club, and the bot goes through every
+    club in turn: the day before, each captain is reminded once (one notice, one message), at
+    the match day's club; his page at another club reminds nobody again."""
+    from clubs.current import using_club
+    from leagues import services as league_services
+    from leagues.models import Division, League, MatchDay, Notice, NoticeKind, Season, Team
+
+    home, other = home_and_sokol
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    with using_club(home):
+        league = League.objects.create(
+            name="Кубок сети", network=True, variant="pyramid_free", format=[{"race_to": 2}]
+        )
+        division = Division.objects.create(league=league, name="Первая")
+        season = Season.objects.create(
+            league=league, name="Сезон", starts_on=tomorrow, weekday=tomorrow.weekday()
+        )
+        for name, captain, club in (("Шары", lena, other), ("Лузы", sokol, home)):
+            team = Team.objects.create(
+                season=season, division=division, name=name, captain=captain, home_club=club
+            )
+            team.members.set([captain])
+        league_services.generate_fixtures(season=season)
+        day = MatchDay.objects.get()
+    TelegramChat.objects.create(player=lena, code="x", chat_id=777)
+    TelegramChat.objects.create(player=sokol, code="y", chat_id=888)
+    assert with_bot(telegram.send_calls) == 2
+    assert sorted(chat for chat, _text in bot_api.sent) == [777, 888]
+    head = f"Кубок сети, {day.home.name} — {day.away.name}"
+    assert all(text.startswith(head) for _chat, text in bot_api.sent)
+    reminders = Notice.everywhere.filter(match_day=day, kind=NoticeKind.REMINDER)
+    assert reminders.count() == 2
+    assert "data-league-notices" in lena_client.get(reverse("me:home")).content.decode()
+    assert reminders.count() == 2
+    assert with_bot(telegram.send_calls) == 0
+    assert len(bot_api.sent) == 2

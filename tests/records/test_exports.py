@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules
+from records import glicko
 from tests.factories import T0, clockwise_stats, cork_stats, cue_run_stats, finished, player
 from toolbox.csv_export import safe_cell
 
@@ -130,7 +131,9 @@ def test_player_statistics_csv_of_every_game(client, games):
     }
     ann_cork = lines[("Аня", "Cork (Probka)")]
     assert ann_cork["Cork (Probka): Points won"] == "120"
-    assert ann_cork["Wins"] == "1" and ann_cork["Rating"] == "1516"
+    newcomer = glicko.start(None)  # Ann beat Bob, both newcomers: Glicko-2's first step
+    won = glicko.rate(newcomer, [glicko.Result(newcomer, 1.0)])
+    assert ann_cork["Wins"] == "1" and ann_cork["Rating"] == str(round(won.rating)) == "1662"
     assert ann_cork["Balls clockwise: Points per game"] == ""
     assert lines[("Bob", "Balls clockwise")]["Balls clockwise: Points per game"] == "70"
 

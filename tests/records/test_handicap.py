@@ -158,3 +158,111 @@ def test_start_form_loads_the_hint(marker_client):
     html = marker_client.get(reverse("games:table", args=[9])).content.decode()
     assert f'hx-get="{reverse("games:handicap_hint")}"' in html
     assert 'hx-include="closest form" hx-target="this"' in html
+
+
+# --- the odds on the start form and the match form (records.forecast) ---------------------
+
+
+def hint_html(client, variant, seats, language="en", **extra):
+    response = client.get(
+        reverse("games:handicap_hint"),
+        {"variant": variant, "seats": seats, **extra},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def probability(html, kind):
+    found = re.search(rf'data-odds="{kind}" data-probability="([0-9.]+)"', html)
+    return float(found.group(1)) if found else None
+
+
+def accepted(html, marker):
+    found = re.search(rf'data-accept-settings="([^"]*)" {marker}', html)
+    return json.loads(found.group(1).replace("&quot;", '"')) if found else None
+
+
+@pytest.fixture
+def skills(monkeypatch):
+    from tests.helpers import fixed_skills
+
+    return fixed_skills(monkeypatch)
+
+
+def test_the_start_form_shows_the_odds_of_the_game(marker_client, skills):
+    from records import glicko
+
+    ann, bob = player("Ann Long-Surname"), player("Bob")
+    skills[ann.pk] = glicko.Skill(1700, 60, games=50)
+    skills[bob.pk] = glicko.Skill(1500, 70, games=30)
+    p = glicko.win_probability(skills[ann.pk], skills[bob.pk])
+    html = hint_html(marker_client, "clockwise", [f"p:{ann.pk}", f"p:{bob.pk}"])
+    assert probability(html, "frame") == pytest.approx(p, abs=1e-4)
+    first = round(p * 100)
+    assert f"{first}%" in html and f"{100 - first}%" in html  # English (the fixture)
+    assert "Ann Long-Surname" in html and "data-provisional" not in html
+    assert "data-accept-fair" not in html  # a single game has no race to even out
+    russian = hint_html(marker_client, "clockwise", [f"p:{bob.pk}", f"p:{ann.pk}"], "ru")
+    assert probability(russian, "frame") == pytest.approx(1 - p, abs=1e-4)
+    assert f"{100 - first}\u00a0%" in russian and "Шансы" in russian
+
+
+def test_the_match_form_shows_the_race_and_the_fair_race(marker_client, skills):
+    from records import glicko, odds
+
+    ann, bob = player("Ann"), player("Bob")
+    skills[ann.pk] = glicko.Skill(1750, 60, games=50)
+    skills[bob.pk] = glicko.Skill(1500, 70, games=30)
+    p = glicko.win_probability(skills[ann.pk], skills[bob.pk])
+    seats = [f"p:{ann.pk}", f"p:{bob.pk}"]
+    html = hint_html(
+        marker_client, "clockwise", seats, race_to="5", head_start_a="0", head_start_b="1"
+    )
+    assert probability(html, "race") == pytest.approx(odds.race(p, 5, 4), abs=1e-4)
+    assert "The match, 5 vs 4" in html
+    fair = odds.fair_race(p, 5)
+    assert f"Bob gets a head start of {fair.head_start} frames (5 vs {5 - fair.head_start})" in html
+    assert probability(html, "fair") == pytest.approx(fair.probability, abs=1e-4)
+    assert accepted(html, "data-accept-fair") == {
+        "head_start_a": 0,
+        "head_start_b": fair.head_start,
+    }
+    already = hint_html(
+        marker_client, "clockwise", seats, race_to="5", head_start_b=str(fair.head_start)
+    )
+    assert "This is the fair race." in already and "data-accept-fair" not in already
+
+
+def test_a_guest_and_a_newcomer_get_odds_marked_provisional_and_no_handicap(marker_client):
+    newcomer = player("Newcomer", skill_class="1")
+    html = hint_html(
+        marker_client, "pyramid_free", [f"p:{newcomer.pk}", "g:Gus Guest"], race_to="3"
+    )
+    assert "Gus Guest" in html and html.count("data-provisional") == 2
+    from records import glicko, odds
+
+    p = glicko.win_probability(glicko.start("1"), glicko.start(None))
+    assert probability(html, "race") == pytest.approx(odds.race(p, 3, 3), abs=1e-4)
+    assert "No handicap is suggested for a guest" in html
+    assert "data-accept-fair" not in html and "data-accept-hint" not in html
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"race_to": "abc"},
+        {"race_to": "0"},
+        {"race_to": "99999999999999999999"},
+        {"race_to": "5", "head_start_a": "-3", "head_start_b": "x"},
+        {"race_to": "3", "head_start_b": "7"},
+        {"s_head_start": "lots", "s_weaker_seat": "9", "s_target": "-1"},
+    ],
+)
+def test_what_cannot_be_read_is_left_out(marker_client, extra):
+    ann, bob = player("Ann"), player("Bob")
+    html = hint_html(marker_client, "pyramid_classic", [f"p:{ann.pk}", f"p:{bob.pk}"], **extra)
+    assert 'data-odds="frame"' in html or 'data-odds="race"' in html
+    unknown = (("nonsense", [f"p:{ann.pk}", f"p:{bob.pk}"]), ("clockwise", ["p:x", "p:"]))
+    for variant, seats in unknown:
+        assert hint_html(marker_client, variant, seats, **extra).strip() == ""

@@ -7,7 +7,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from clubs.current import using_club
+from clubs.models import Club
 from records.stats import leaderboard, period_start
+from records.views.games import LEADERBOARD_PAGE
 from tests.factories import clockwise_stats, cue_run_stats, finished, player
 
 pytestmark = pytest.mark.django_db
@@ -121,14 +124,14 @@ def test_page_and_htmx_fragment(client, season):
     page = client.get(url, {"variant": "clockwise", "period": "month", "min_games": 1})
     html = page.content.decode()
     assert page.status_code == 200 and "<html" in html
-    assert re.findall(r'<tr data-player="(\d+)">', html) == [str(p.pk) for p in season]
+    assert re.findall(r'<tr data-player="(\d+)"', html) == [str(p.pk) for p in season]
     fragment = client.get(
         url,
         {"variant": "clockwise", "period": "month", "min_games": 2, "sort": "games", "dir": "asc"},
         HTTP_HX_REQUEST="true",
     ).content.decode()
     assert fragment.lstrip().startswith('<section id="leaderboard"')
-    assert re.findall(r'<tr data-player="(\d+)">', fragment) == [str(season[0].pk)]
+    assert re.findall(r'<tr data-player="(\d+)"', fragment) == [str(season[0].pk)]
     # The sorted column's header flips the direction; another column's starts best-first.
     assert "sort=games&amp;dir=desc" in fragment
     assert "sort=wins&amp;dir=desc" in fragment and "sort=losses&amp;dir=asc" in fragment
@@ -166,5 +169,57 @@ def test_the_page_says_which_games_share_a_rating(client):
     assert pyramid in html
     assert "Кладка шаров по порядку номеров</li>" in html  # in the pocketing games' family
     assert "<li><b>Пробка</b></li>" in html  # a rating of its own
-    assert "Партия нескольких игроков считается" in html
+    assert "Партия нескольких игроков считается результатом против каждого" in html
     assert "три игры" not in html
+
+
+def regulars_and_a_newcomer(frozen_now):
+    """Ann and Bob have played each other 30 times (established); Nik, a newcomer, beat Ann
+    twice this week (provisional: his win percentage tops the board)."""
+    ann, bob, nik = player("Ann"), player("Bob"), player("Nik")
+    start = frozen_now - timedelta(days=40)
+    for i in range(30):
+        winner, loser = (ann, bob) if i % 3 else (bob, ann)
+        clockwise(winner, loser, start + timedelta(days=i))
+    clockwise(nik, ann, frozen_now - timedelta(days=2))
+    clockwise(nik, ann, frozen_now - timedelta(days=1))
+    return ann, bob, nik
+
+
+def test_a_provisional_rating_is_listed_below_the_places(client, frozen_now, settings):
+    ann, bob, nik = regulars_and_a_newcomer(frozen_now)
+    rows, _sort, _desc = leaderboard("clockwise")
+    assert [(r["name"], r["place"], r["provisional"]) for r in rows] == [
+        ("Ann", 1, False),
+        ("Bob", 2, False),
+        ("Nik", None, True),
+    ]
+    html = client.get(reverse("games:leaderboard"), {"variant": "clockwise", "min_games": 1})
+    html = re.sub(r"\s+", " ", html.content.decode())
+    row = re.search(rf'<tr data-player="{nik.pk}" class="unranked"> <td>—</td>.*?</tr>', html)
+    assert row and ">П</abbr>" in row.group(0) and "±" in row.group(0)
+    assert "ниже занявших места, без места" in html
+
+
+def test_a_club_may_rank_provisional_ratings(frozen_now):
+    _ann, _bob, _nik = regulars_and_a_newcomer(frozen_now)
+    club = Club.objects.get()
+    club.rank_provisional = True
+    club.save()
+    with using_club(club):
+        rows, _sort, _desc = leaderboard("clockwise")
+    assert [(r["name"], r["place"]) for r in rows] == [("Nik", 1), ("Ann", 2), ("Bob", 3)]
+
+
+def test_a_big_club_s_board_comes_in_pages(client, frozen_now):
+    people = [player(f"Player {i:03}") for i in range(2 * LEADERBOARD_PAGE + 5)]
+    for i, person in enumerate(people):
+        clockwise(person, people[i - 1], frozen_now - timedelta(hours=i + 1))
+    url = reverse("games:leaderboard")
+    query = {"variant": "clockwise", "min_games": 1, "sort": "games", "dir": "desc"}
+    first = client.get(url, query).content.decode()
+    assert len(re.findall(r'<tr data-player="', first)) == LEADERBOARD_PAGE
+    last = client.get(url, query | {"page": 3}, HTTP_HX_REQUEST="true").content.decode()
+    assert len(re.findall(r'<tr data-player="', last)) == 5
+    assert "Страница 3 из 3" in last and "page=2" in last
+    assert client.get(url, query | {"page": "x"}).status_code == 200  # a bad link: page 1

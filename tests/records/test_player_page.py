@@ -273,6 +273,17 @@ def test_rating_chart_is_inline_svg(client, club):
     assert not re.search(r'\b(?:x|y|x1|x2|y1|y2|cx|cy)="[^"]*,', svg)
     # 7 rated pocketing games (not the one against a guest: guests are not rated) + the start.
     assert len(chart.group(1).split()) == 7 + 1
+    # The band of ± the deviation around the line: above it and below, at every point.
+    band = re.search(r'<polygon class="band" points="([^"]+)"', svg).group(1).split()
+    assert len(band) == 2 * (7 + 1)
+    line = [tuple(map(float, p.split(","))) for p in chart.group(1).split()]
+    upper, lower = band[: len(line)], band[len(line) :][::-1]
+    for (x, y), top, bottom in zip(line, upper, lower, strict=True):
+        assert float(top.split(",")[1]) < y < float(bottom.split(",")[1])
+        assert float(top.split(",")[0]) == x
+    # Seven games: the rating is still provisional, and says so with its deviation.
+    card = re.search(r'id="rating-pocketing">.*?</h3>', html, re.S).group(0)
+    assert re.search(r"±&nbsp;\d+", card) and ">П</abbr>" in card
 
 
 def test_player_without_games_and_unknown_player(client):

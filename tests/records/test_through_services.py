@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from games import rules, selectors, services
-from records import rating
+from records import glicko, rating
 from records.stats import player_records
 from tests.factories import player, table
 
@@ -68,9 +68,16 @@ def test_cork_game(client, people):
     assert bob_figures["fouls_per_game"] == 1  # one penalised stroke
     _record, cid_figures = figures_of(cid, "cork")
     assert cid_figures["points_won"] == 0  # the undone award does not count
-    # Rating: Ann first; Cid (final 1) above Bob (final −2): +16, 0, −16.
+    # Rating: Ann first; Cid (final 1) above Bob (final −2): Ann beat two newcomers, Cid
+    # beat one and lost to one, Bob lost to both.
     ratings = rating.current("cork")
-    assert [round(ratings.rating(p.pk)) for p in (ann, bob, cid)] == [1516, 1484, 1500]
+    newcomer = glicko.start(None)
+    won = glicko.rate(newcomer, [glicko.Result(newcomer, 1.0)] * 2).rating
+    assert [round(ratings.rating(p.pk)) for p in (ann, bob, cid)] == [
+        round(won),
+        round(3000 - won),
+        1500,
+    ]
     # The game page shows all 7 events, the undone one marked, the bank step by step.
     html = client.get(reverse("games:detail", args=[game.pk])).content.decode()
     rows = re.findall(r'<tr class="([^"]*)" id="event-(\d+)">(.*?)</tr>', html, re.S)

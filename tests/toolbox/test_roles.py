@@ -9,6 +9,7 @@ from clubs.staff import revoke
 from tests.factories import UserFactory
 from toolbox.roles import (
     ADMINS,
+    CASHIERS,
     MARKERS,
     can_manage_roster,
     can_record_games,
@@ -232,3 +233,9 @@ def test_a_wrong_password_is_checked_once(monkeypatch):
     assert authenticate(request, username=user.username, password="wrong") is None
     assert checks == ["ClubRoleBackend"]
     assert authenticate(request, username=user.username, password="right-one") == user
+
+
+def test_the_admins_hold_every_permission_of_the_markers_and_the_cashiers():
+    """What the crawls of an admin reach covers the marker's and the cashier's pages."""
+    ensure_roles()
+    assert permission_names(MARKERS) | permission_names(CASHIERS) <= permission_names(ADMINS)

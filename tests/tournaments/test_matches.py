@@ -373,3 +373,119 @@ def test_next_frame_with_bad_input_is_refused(marker_client, table, players, mar
     assert marker_client.post(url, {"game": "x", "seq": "1"}).status_code == 302
     assert marker_client.post(url, {"game": 99999, "seq": "1"}).status_code == 404
     assert marker_client.get(url).status_code == 405
+
+
+# --- the odds of a match (records.forecast): before it and from its frame score ------------
+
+
+def shown_probability(html, kind):
+    found = re.search(rf'data-odds="{kind}" data-probability="([0-9.]+)"', html)
+    return float(found.group(1)) if found else None
+
+
+@pytest.fixture
+def skills(monkeypatch):
+    from tests.helpers import fixed_skills
+
+    return fixed_skills(monkeypatch)
+
+
+def test_a_match_keeps_the_skills_it_started_with_and_its_page_shows_its_odds(
+    client, marker_client, table, players, marker_user, skills
+):
+    from records import glicko, odds
+
+    strong, newcomer = players[0], players[1]
+    skills[strong.pk] = glicko.Skill(1720, 60, games=80)
+    match = start(table, strong, newcomer, marker_user, race_to=3)
+    assert match.skills["a"]["rating"] == 1720 and match.skills["a"]["games"] == 80
+    assert match.skills["b"]["deviation"] == glicko.start("novice").deviation
+    p = glicko.win_probability(glicko.Skill(1720, 60, games=80), glicko.start("novice"))
+    page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
+    assert shown_probability(page, "race") == pytest.approx(odds.race(p, 3, 3), abs=1e-4)
+    assert shown_probability(page, "frame") == pytest.approx(p, abs=1e-4)
+    assert 'data-odds="now"' not in page  # nothing won yet
+    assert page.count("data-provisional") == 1  # the newcomer's odds are uncertain
+    first = round(odds.race(p, 3, 3) * 100)
+    assert f"{first}\u00a0%" in page and "До матча (до 3)" in page
+
+    skills[strong.pk] = glicko.Skill(1300, 60, games=81)  # rated meanwhile: the odds stay put
+    win_frame(marker_client, Match.objects.get(pk=match.pk), "b")
+    english = client.get(
+        reverse("tournaments:match", args=[match.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Now, at 0 : 1" in english and f"{round(odds.race(p, 3, 2) * 100)}%" in english
+    page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
+    assert shown_probability(page, "race") == pytest.approx(odds.race(p, 3, 3), abs=1e-4)
+    assert shown_probability(page, "now") == pytest.approx(odds.race(p, 3, 2), abs=1e-4)
+    assert "Сейчас, при 0 : 1" in page
+
+
+def test_a_head_start_and_a_game_handicap_count_in_a_matchs_odds(
+    client, table, players, marker_user, skills
+):
+    from records import forecast, glicko, odds
+
+    skills[players[0].pk] = glicko.Skill(1700, 60, games=80)
+    skills[players[1].pk] = glicko.Skill(1500, 60, games=80)
+    p = glicko.win_probability(skills[players[0].pk], skills[players[1].pk])
+    match = start(
+        table, players[0], players[1], marker_user, variant="pyramid_free", race_to=5,
+        head_start_b=1, settings={"weaker_seat": "1", "head_start": 2},
+    )  # fmt: skip
+    frame = 1 - odds.with_handicap(1 - p, 8, 2)  # B starts each frame with 2 balls
+    page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
+    assert shown_probability(page, "frame") == pytest.approx(frame, abs=1e-4)
+    assert shown_probability(page, "race") == pytest.approx(odds.race(frame, 5, 4), abs=1e-4)
+    assert "До матча (5 против 4)" in page
+    found = selectors.match_odds(match)
+    assert found.fair == forecast.fair_race(frame, 5)
+
+
+def test_a_match_started_before_the_odds_reads_the_skills_of_now(
+    client, table, players, marker_user, skills
+):
+    from records import glicko, odds
+
+    match = start(table, players[0], "Гость Гостев", marker_user, race_to=2)
+    Match.objects.filter(pk=match.pk).update(skills={})
+    skills[players[0].pk] = glicko.Skill(1800, 50, games=99)
+    p = glicko.win_probability(skills[players[0].pk], glicko.start(None))
+    page = client.get(reverse("tournaments:match", args=[match.pk])).content.decode()
+    assert shown_probability(page, "race") == pytest.approx(odds.race(p, 2, 2), abs=1e-4)
+
+
+def test_a_rating_that_cannot_be_read_never_stops_a_match(table, players, marker_user, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the ratings are down")
+
+    monkeypatch.setattr(rating, "skill_of", broken)
+    match = start(table, players[0], players[1], marker_user)
+    assert match.skills == {} and match.status == MatchStatus.IN_PROGRESS
+    monkeypatch.undo()
+    assert selectors.match_odds(match) is not None  # read as of now instead
+
+
+def test_the_board_shows_the_odds_from_the_frame_score_in_the_frames_seat_order(
+    client, marker_client, table, players, marker_user, skills
+):
+    from records import glicko, odds
+
+    a, b = players[0], players[1]
+    skills[a.pk] = glicko.Skill(1650, 60, games=80)
+    skills[b.pk] = glicko.Skill(1500, 60, games=80)
+    p = glicko.win_probability(skills[a.pk], skills[b.pk])
+    match = start(table, a, b, marker_user, race_to=3)
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    assert shown_probability(board, "now") == pytest.approx(odds.race(p, 3, 3), abs=1e-4)
+    assert "Шансы на матч:" in board  # A breaks: A first, as the seats below
+    win_frame(marker_client, match, "a")  # 1 : 0, B breaks the next frame: B first
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    assert shown_probability(board, "now") == pytest.approx(1 - odds.race(p, 2, 3), abs=1e-4)
+    assert "Шансы на матч сейчас:" in board
+    b_first = round((1 - odds.race(p, 2, 3)) * 100)
+    assert re.search(rf"{b.full_name}</span></span> <b[^>]*>{b_first}\u00a0%", board)
+    win_frame(marker_client, match, "a")
+    win_frame(marker_client, match, "a")  # 3 : 0, over: no odds any more
+    board = client.get(reverse("games:board", args=[table.number])).content.decode()
+    assert "data-odds" not in board

@@ -805,3 +805,86 @@ def test_the_asgi_router_finds_each_public_stream(db, tables):
     assert feed_for_path("/x/") is None
     with pytest.raises(Http404):
         feed_for_path("/tournaments/99999/board/stream/")
+
+
+def odds_shown(html, key):
+    """(kind, probability) of the odds on the desk's line of the match ``key``."""
+    line = re.search(rf'data-key="{key}".*?</li>', html, re.S).group(0)
+    found = re.search(r'data-odds="(\w+)" data-probability="([0-9.]+)"', line)
+    return (found.group(1), float(found.group(2))) if found else None
+
+
+def test_the_desk_shows_the_odds_of_ready_matches_and_of_those_in_play(
+    admin_client, tables, monkeypatch
+):
+    """A ready match's odds as it would start (the tournament's head start for the weaker),
+    one in play's from its frame score."""
+    from records import glicko, odds
+    from tests.helpers import fixed_skills
+
+    tournament, players = make_tournament(n=4, handicap="head_start", head_start=1, race_upper=3)
+    start(tournament)  # U1.1: seed 1 (A) against seed 4; U1.2: seed 2 against seed 3
+    skills = fixed_skills(monkeypatch)
+    skills[players[0].pk] = glicko.Skill(1700, 60, games=80)
+    skills[players[3].pk] = glicko.Skill(1500, 60, games=80)
+    monkeypatch.setattr(  # the tournament's head start goes to the lower rated (seed 4)
+        rating, "ratings_for", lambda variant: rating.Ratings("x", {players[0].pk: 1700})
+    )
+    p = glicko.win_probability(skills[players[0].pk], skills[players[3].pk])
+    html = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    kind, shown = odds_shown(html, "U1.1")
+    assert kind == "race" and shown == pytest.approx(odds.race(p, 3, 2), abs=1e-4)
+    assert "Шансы (3 против 2):" in html
+    newcomers = odds_shown(html, "U1.2")  # two newcomers of one class: even
+    assert newcomers == ("race", 0.5)
+
+    match = services.start_tournament_match(
+        tournament=tournament, key="U1.1", table=tables[0], marker=None
+    )
+    frame = selectors.current_frame(match)
+    game = play_frame(frame.game, 0 if frame.breaker == "b" else 1)
+    services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    english = admin_client.get(
+        reverse("tournaments:manage", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Chances now:" in english
+    html = admin_client.get(reverse("tournaments:manage", args=[tournament.pk])).content.decode()
+    kind, shown = odds_shown(html, "U1.1")  # B won a frame: 0 : 2 with the head start
+    assert kind == "now" and shown == pytest.approx(odds.race(p, 3, 1), abs=1e-4)
+    assert "Шансы сейчас:" in html
+
+
+def test_the_tournaments_page_and_tv_board_show_a_match_in_plays_chances(
+    client, tables, monkeypatch
+):
+    """Each match in play's box: each side's chance of the match now, moving with a frame."""
+    from records import forecast, glicko, odds
+    from tests.helpers import fixed_skills
+
+    tournament, players = make_tournament(n=4, race_upper=3)
+    start(tournament)
+    skills = fixed_skills(monkeypatch)
+    skills[players[0].pk] = glicko.Skill(1700, 60, games=80)
+    skills[players[3].pk] = glicko.Skill(1500, 60, games=80)
+    p = glicko.win_probability(skills[players[0].pk], skills[players[3].pk])
+    match = services.start_tournament_match(
+        tournament=tournament, key="U1.1", table=tables[0], marker=None
+    )
+
+    def shown(url):
+        html = client.get(url).content.decode()
+        box = re.search(r'data-key="U1.1".*?</div>', html, re.S).group(0)
+        return [int(n) for n in re.findall(r'class="mbox-odds" data-odds="(\d+)"', box)]
+
+    board = reverse("tournaments:board", args=[tournament.pk])
+    page = reverse("tournaments:detail", args=[tournament.pk])
+    assert shown(board) == shown(page) == list(forecast.percents(odds.race(p, 3, 3)))
+    live = re.search(r'class="live-odds" data-odds="(\d+)"', client.get(board).content.decode())
+    assert int(live.group(1)) == forecast.percents(odds.race(p, 3, 3))[0]  # the TV's strip
+    frame = selectors.current_frame(match)
+    game = play_frame(frame.game, 0 if frame.breaker == "a" else 1)
+    services.finish_frame_and_continue(game=game, expected_seq=game.last_seq, marker=None)
+    assert shown(board) == list(forecast.percents(odds.race(p, 2, 3)))
+    assert "data-odds" not in re.search(  # a ready match's box: none
+        r'data-key="U1.2".*?</div>', client.get(board).content.decode(), re.S
+    ).group(0)

@@ -1,6 +1,8 @@
 """What the console, the boards and the result page show of a frame's match: «2 : 1, до 3»
-above the frame in play, the match score in the console's strip, the marker's one tap at the
-end of a frame, and «матч окончен 3 : 1» with the winner once it is over."""
+above the frame in play with the chances of the match from that score, the match score in
+the console's strip, the marker's one tap at the end of a frame, and «матч окончен 3 : 1»
+with the winner once it is over; on the wall, a tournament match's time in play, flagged once
+slow (``tournaments.clock``)."""
 
 from django import template
 
@@ -37,8 +39,13 @@ def _line(game, state=None):
     shown = list(zip(names, scores, strict=True))
     if over and scores[1] > scores[0]:
         shown.reverse()
+    # The chances of the match from its frame score, in the same order (records.forecast).
+    odds = selectors.match_odds(match, score=score)
+    if odds is not None and frame is not None and frame.breaker == "b":
+        odds = odds.flipped()
     return {
         "match": match,
+        "odds": odds,
         "score_1": scores[0],
         "score_2": scores[1],
         "shown": shown,
@@ -50,7 +57,21 @@ def _line(game, state=None):
         "winner_score": winner_score,
         "loser_score": loser_score,
         "deciding": frame_open and frame is not None and _decides(match, score, frame, state),
+        # A tournament's match in play: its time and whether it is slow (the wall).
+        "clock": _clock(match),
     }
+
+
+def _clock(match):
+    if match.status != MatchStatus.IN_PROGRESS or not match.tournament_id:
+        return None
+    return selectors.match_clock(
+        match.started_at,
+        match.race_to,
+        match.head_start_a,
+        match.head_start_b,
+        tournament=match.tournament,
+    )
 
 
 def _decides(match, score, frame, state):

@@ -79,6 +79,7 @@ def detail(request, pk):
     context = {
         "match": match,
         "score": score,
+        "odds": selectors.match_odds(match, score=score),
         "rows": rows,
         "can_record": can_record_games(request.user),
         "open_frame": next((f for f in frames if f.game.status == GameStatus.IN_PROGRESS), None),

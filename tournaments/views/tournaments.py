@@ -1,5 +1,6 @@
 """Tournaments: the admin creates one, enters players, seeds and starts it, then calls the
-ready matches to free tables; everyone reads its page, its TV board and its CSV protocol."""
+ready matches to free tables; everyone reads its page, its TV board, its matches as CSV and,
+once it is over, its protocol for a federation (A4 and CSV)."""
 
 import functools
 
@@ -20,6 +21,7 @@ from django.views.decorators.http import (
 
 from boards.fragments import page_options
 from boards.polls import answer_poll, poll_fingerprint
+from clubs.current import working_club
 from games import selectors as game_selectors
 from live.streams import stream_response
 from tables.models import Table
@@ -29,9 +31,11 @@ from toolbox.responses import render_page_or_partial, wants_partial
 from toolbox.roles import (
     can_manage_tournaments,
     can_record_own_games,
+    can_run_clocks,
     tournament_admin_required,
 )
-from tournaments import feeds, fragments, selectors, services
+from tournaments import feeds, fragments, funds, selectors, services
+from tournaments import protocol as protocol_norms
 from tournaments.forms import EntrantForm, TournamentForm
 from tournaments.models import (
     Entrant,
@@ -124,11 +128,15 @@ def manage(request, pk):
         )
         if wants_partial(request, "entrant-results"):  # the roster search as the admin types
             return render_page_or_partial(request, MANAGE, "entrant_results", context)
+        # Before a handicapped tournament: who has played above the rating lately.
+        context["form_warnings"] = selectors.form_warnings(tournament, entrants)
     else:
         view = selectors.tournament_view(tournament)
         free = list(selectors.free_tables_for_matches())
         queue = view.queue
         selectors.mark_busy(view)
+        selectors.mark_odds(view, services.handicap_terms)
+        selectors.mark_clocks(view)
         context.update(
             view=view,
             free_tables=free,
@@ -139,6 +147,7 @@ def manage(request, pk):
             finished=[i for i in view.items if i.status == "finished"],
             entrants=sorted(view.entrants.values(), key=lambda e: e.seed),
             no_shows=selectors.no_show_candidates(view, tournament.no_show_minutes),
+            predicted_end=selectors.predicted_end(view, len(free)),
         )
     return render(request, MANAGE, context)
 
@@ -290,6 +299,10 @@ def detail(request, pk):
     context = fragments.public_context(tournament)
     context["can_manage"] = can_manage_tournaments(request.user)
     context["entry"] = entry_context(tournament, request.user)
+    context["can_see_fees"] = context["can_manage"] or can_run_clocks(request.user)
+    if "view" in context:
+        context["places"] = selectors.places_with_performance(context["view"])
+    context["prizes"] = funds.public_prizes(tournament, context.get("view"))
     return render(request, DETAIL, context)
 
 
@@ -388,3 +401,92 @@ def matches_csv(request, pk):
             ]
         )
     return csv_response(f"tournament-{tournament.pk}-matches", CSV_HEADER, rows)
+
+
+# --- the protocol for a federation -------------------------------------------------------------
+
+PROTOCOL = "tournaments/protocol.html"
+
+
+def _protocol(pk):
+    """A finished tournament, its protocol's lines and whether any carries a norm (404 for
+    one not finished: its places are not final)."""
+    tournament = _tournament(pk)
+    if tournament.status != TournamentStatus.FINISHED:
+        raise Http404
+    view = selectors.tournament_view(tournament)
+    rows = selectors.protocol_rows(view)
+    return tournament, view, rows, bool(protocol_norms.norms_for(tournament))
+
+
+@require_GET
+def protocol(request, pk):
+    """A finished tournament's protocol, to print on A4 (``static/css/protocol.css``): its
+    places, classes, records and the class norms met. ``?format=csv``: the same as CSV."""
+    if request.GET.get("format") == "csv":
+        return protocol_csv(request, pk)
+    tournament, view, rows, norms = _protocol(pk)
+    context = {
+        "tournament": tournament,
+        "view": view,
+        "rows": rows,
+        "norms": norms,
+        "desk_user": selectors.protocol_desk_user(tournament),
+        "club": working_club(),
+        "races": protocol_races(tournament, view),
+    }
+    return render(request, PROTOCOL, context)
+
+
+def protocol_races(tournament, view):
+    """The races the tournament was played to, in words: «до 3; финал до 4»."""
+    labels = {
+        "group": _("group stage"),
+        "upper": _("upper bracket"),
+        "lower": _("lower bracket"),
+        "final": _("final"),
+    }
+    used = []
+    for spec in view.bracket.matches:
+        if spec.bracket not in used:
+            used.append(spec.bracket)
+    races = {tournament.race_for(bracket) for bracket in used}
+    if len(races) == 1:
+        return _("race to %(race)s") % {"race": races.pop()}
+    return "; ".join(
+        _("%(part)s: race to %(race)s") % {"part": labels[b], "race": tournament.race_for(b)}
+        for b in used
+    )
+
+
+@require_GET
+def protocol_csv(request, pk):
+    tournament, _view, rows, norms = _protocol(pk)
+    header = [
+        _("Place"),
+        _("Entrant"),
+        _("Class"),
+        _("Club"),
+        _("Matches won"),
+        _("Matches lost"),
+        _("Frames for"),
+        _("Frames against"),
+    ]
+    if norms:
+        header.append(_("Class norm met"))
+    lines = []
+    for row in rows:
+        line = [
+            row.place,  # «5–8», with an en dash: no spreadsheet takes it for a date
+            row.name,  # csv_response marks formula-like text
+            str(row.skill_class_label),
+            row.clubs,
+            row.won,
+            row.lost,
+            row.frames_for,
+            row.frames_against,
+        ]
+        if norms:
+            line.append(str(row.norm_label))
+        lines.append(line)
+    return csv_response(f"tournament-{tournament.pk}-protocol", header, lines)

@@ -105,12 +105,12 @@ class Command(BaseCommand):
 
 def write_club(club, path):
     """One club's rows, its club row, its staff and the network's people, to ``path``."""
-    with using_club(club):
-        objects = list(club_objects(club))
-    with gzip.open(path, "wt", encoding="utf-8") as stream:
+    # Within the club, the serializer too: a row's many-to-many (a series' wildcards) is read
+    # through the related model's managers, walled like any read.
+    with using_club(club), gzip.open(path, "wt", encoding="utf-8") as stream:
         serializers.serialize(
             "club-json",
-            objects,
+            list(club_objects(club)),
             stream=stream,
             use_natural_foreign_keys=True,
             use_natural_primary_keys=True,
@@ -121,6 +121,7 @@ def club_objects(club):
     """What a club's backup holds, parents before children (as ``dumpdata`` orders them)."""
     app_list = [(config, None) for config in apps.get_app_configs() if config.models_module]
     people = people_of_the_club()
+    kept = {}  # a model of no club's walls whose rows were kept as the club's: their ids
     for model in serializers.sort_dependencies(app_list, allow_cycles=True):
         label = model._meta.label_lower
         if model._meta.proxy or label.split(".")[0] in EXCLUDED or label in EXCLUDED:
@@ -134,10 +135,32 @@ def club_objects(club):
         elif model is Player:  # its members, and whoever else its rows name (a guest)
             rows = Player.everywhere.filter(pk__in=people)
         elif not walled(model):  # a row of no club naming people (a rating): of its people
+            rows, owned = of_the_club(model, rows, club, kept)
             for field in fields(model):
                 if field.related_model is Player:
                     rows = rows.filter(Q(**{f"{field.name}__in": people}) | Q(**{field.name: None}))
+            if owned:
+                kept[model] = set(rows.values_list("pk", flat=True))
         yield from rows.order_by(model._meta.pk.name).iterator()
+
+
+def of_the_club(model, rows, club, kept):
+    """A model outside the walls that may name a club (a series, a league: a club's, or the
+    network's with no club) keeps the club's rows only, and its children (a series' stages, a
+    league's seasons, teams, match days) those of the rows kept: another club's or the
+    network's would name what the backup does not hold. A link that may be empty (a match
+    day's forfeit) keeps the rows without it. Returns the rows and whether they were chosen
+    so."""
+    owned = False
+    for field in fields(model):
+        if field.many_to_one and field.related_model is Club:
+            rows, owned = rows.filter(**{field.name: club}), True
+        elif field.many_to_one and field.related_model in kept:
+            chosen = Q(**{f"{field.name}__in": kept[field.related_model]})
+            if field.null:
+                chosen |= Q(**{field.name: None})
+            rows, owned = rows.filter(chosen), True
+    return rows, owned
 
 
 def walled(model):

@@ -7,7 +7,8 @@ With ``--network``: a network of three clubs in two cities on one site, each ans
 own host name under ``*.localhost`` (which browsers and curl resolve to 127.0.0.1). The demo
 club is the first; each of the two others gets the same demo of its own (tables, tariffs,
 games, bills, tournaments) and its own staff (``sokol-admin``, ``sokol-marker``…, passwords
-printed); the players are the network's, one person in every club's games.
+printed); the players are the network's, one person in every club's games. The network's
+team league plays its match days at the first two clubs.
 """
 
 import os
@@ -27,8 +28,11 @@ from clubs.staff import grant
 from games import rules
 from games.demo import load_demo_games
 from games.models import Game
+from ladder.demo import load_demo_ladder
+from leagues.demo import load_demo_league, load_demo_network_league
 from me import services as me_services
 from players.models import Player, SkillClass, join_club
+from season.demo import load_demo_series
 from tables.models import Table, TableKind
 from toolbox.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from toolbox.roles import PLAYERS as PLAYERS_GROUP
@@ -111,10 +115,18 @@ class Command(BaseCommand):
                 if club is not None:
                     self.stdout.write(self.style.MIGRATE_HEADING(f"{club.name}:"))
                 self.club(first=club is None or club == clubs[0], slug=club and club.slug)
+        if options["network"]:
+            with using_club(clubs[0]):
+                regulars = Player.objects.filter(
+                    full_name__in=[row[0] for row in PLAYERS], is_active=True
+                ).order_by("pk")
+                leagues = load_demo_network_league(clubs=clubs, players=list(regulars))
+            self.stdout.write(f"The network's leagues: {leagues} created.")
 
-    def club(self, first, slug):
+    def club(self, first, slug, history_days=7):
         """The demo of the club in scope: the first club's staff are ``admin``, ``marker`` and
-        ``cashier``, another club's ``<slug>-admin``…; its relays' topics are its own."""
+        ``cashier``, another club's ``<slug>-admin``…; its relays' topics are its own; its
+        billing history ``history_days`` long."""
         prefix = "" if first else f"{slug}-"
         tables = demo_tables()
         new_tables = sum(self.table(*row, topic_prefix=prefix) for row in tables)
@@ -133,6 +145,17 @@ class Command(BaseCommand):
             marker=get_user_model().objects.get(username=prefix + "marker"),
         )
         self.stdout.write(f"Tournaments: {tournaments} created.")
+        self.stdout.write(f"Series: {load_demo_series()} created.")
+        ladders = load_demo_ladder(
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS]
+        )
+        self.stdout.write(f"Ladders: {ladders} created.")
+        accounts = [Player.objects.get(full_name=f, nickname=n) for f, n, _u in PLAYER_ACCOUNTS]
+        leagues = load_demo_league(
+            players=[Player.objects.get(full_name=row[0], nickname=row[1]) for row in PLAYERS],
+            captains=accounts if first else (),
+        )
+        self.stdout.write(f"Leagues: {leagues} created.")
         games_before = Game.objects.filter(match_frame=None).count()
         games = load_demo_games(
             tables=[Table.objects.get(number=row[0]) for row in tables],
@@ -148,6 +171,7 @@ class Command(BaseCommand):
             players=list(Player.objects.filter(is_active=True)[:12]),
             user=admin,
             marker=get_user_model().objects.get(username=prefix + "marker"),
+            days=history_days,
         )
         self.stdout.write(f"Billing history: {sessions} past sessions created.")
         # The running clocks come with the history only: a rerun starts nothing new.
