@@ -112,6 +112,7 @@ class Table:
     stages_left: int
     max_points: float
     next_table: tuple
+    months_left: list = field(default_factory=list)  # the stages left's months, in order
 
     @property
     def final_fund(self):
@@ -212,6 +213,7 @@ def table_of(series):
         stages_left=len(left),
         max_points=max((i.max_points for i in left), default=0.0),
         next_table=left[0].stage.points() if left else (),
+        months_left=[info.month for info in left],
     )
 
 
@@ -225,6 +227,9 @@ def outlook_of(table, player_id):
         max_points=table.max_points,
         next_table=table.next_table,
         best_n=None if table.series.per_month else table.series.best_n,
+        per_month=table.series.per_month,
+        best_months=table.series.best_months if table.series.per_month else None,
+        months_left=table.months_left,
     )
 
 
