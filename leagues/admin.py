@@ -86,11 +86,11 @@ class MatchDayGameInline(ReadOnlyAdminMixin, admin.TabularInline):
     readonly_fields = fields
     extra = 0
 
-    @admin.display(description=_("home"))
+    @admin.display(description=_("home team's players"))
     def home_names(self, game):
         return game.home_names
 
-    @admin.display(description=_("away"))
+    @admin.display(description=_("away team's players"))
     def away_names(self, game):
         return game.away_names
 

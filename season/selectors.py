@@ -233,17 +233,33 @@ def outlook_of(table, player_id):
     )
 
 
-def player_series(player):
-    """(series, his line, his outlook) of every series shown here he has results in."""
+def _tables_with(player, series_list):
+    """(series, its table, his line) of each of ``series_list`` he has a line in."""
     found = []
-    for series in visible_series().filter(finished=False).prefetch_related("stages"):
+    for series in series_list:
         if not series.stages.exists():
             continue
         table = table_of(series)
         line = next((line for line in table.lines if line.player_id == player.pk), None)
         if line is not None:
-            found.append((series, line, outlook_of(table, player.pk)))
+            found.append((series, table, line))
     return found
+
+
+def player_series(player):
+    """(series, his line, his outlook) of every series shown here he has results in."""
+    running = visible_series().filter(finished=False)
+    return [
+        (series, line, outlook_of(table, player.pk))
+        for series, table, line in _tables_with(player, running)
+    ]
+
+
+def player_standings(player):
+    """(series, his line) of every series shown here he has a line in, the running ones
+    first, then the finished (his public page)."""
+    ordered = visible_series().order_by("finished", "-season", "name", "pk")
+    return [(series, line) for series, _table, line in _tables_with(player, ordered)]
 
 
 def honours():
