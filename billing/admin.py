@@ -1,9 +1,10 @@
 """Django admin for the tariff: a kind's bands are edited together on the kind's page, so a
-gap or an overlap in the week is refused before anything is saved."""
+gap or an overlap in the week is refused before anything is saved. The money paid in and out
+(payouts, entry fees) is looked at, never changed: it changes through the services only."""
 
 from django.contrib import admin
 from django.core.exceptions import ValidationError
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery, Sum
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
@@ -15,6 +16,10 @@ from billing.models import (
     AuditEntry,
     BarItem,
     BillingSettings,
+    BillLine,
+    EntryFee,
+    Payment,
+    Payout,
     SpecialDay,
     Tariff,
     TariffBand,
@@ -150,3 +155,79 @@ class AuditEntryAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     @admin.display(description=_("details"))
     def description(self, entry):
         return entry.description
+
+
+@admin.register(Payout)
+class PayoutAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Cash paid out of the drawer (a tournament's prize): never changed once paid; a wrong
+    one is reversed at the desk by a row of its own, listed here beside it."""
+
+    list_display = ["at", "description", "amount_display", "shift", "recorded_by", "reverses"]
+    search_fields = ["description", "reason"]
+    date_hierarchy = "at"
+    fields = ["at", "description", "amount_display", "shift", "recorded_by", "reverses", "reason"]
+    readonly_fields = fields
+
+    @admin.display(description=_("amount"), ordering="amount")
+    def amount_display(self, payout):
+        return money(payout.amount)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("shift", "recorded_by", "reverses")
+
+
+class FeeLineInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = BillLine
+    fields = ["description", "quantity", "unit_price_display"]
+    readonly_fields = fields
+    extra = 0
+
+    @admin.display(description=_("unit price"))
+    def unit_price_display(self, line):
+        return money(line.unit_price)
+
+
+class FeePaymentInline(ReadOnlyAdminMixin, admin.TabularInline):
+    model = Payment
+    fk_name = "bill"
+    fields = ["at", "method", "amount_display", "receipt_number", "recorded_by"]
+    readonly_fields = fields
+    extra = 0
+
+    @admin.display(description=_("amount"))
+    def amount_display(self, payment):
+        return money(payment.amount)
+
+
+@admin.register(EntryFee)
+class EntryFeeAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """A tournament's entry fees (bills taken at the counter): what was due and what was
+    paid, looked at only; the desk bills and takes them."""
+
+    list_display = ["created_at", "title", "member", "due_display", "paid_display", "paid_at"]
+    search_fields = ["title"]
+    date_hierarchy = "created_at"
+    fields = ["created_at", "title", "member", "due_display", "paid_display", "paid_at"]
+    readonly_fields = fields
+    inlines = [FeeLineInline, FeePaymentInline]
+
+    def get_queryset(self, request):
+        fees = super().get_queryset(request).filter(session__isnull=True)
+        return fees.select_related("member").annotate(
+            due=_per_bill(BillLine.objects, F("quantity") * F("unit_price")),
+            paid=_per_bill(Payment.objects, F("amount")),
+        )
+
+    @admin.display(description=_("due"))
+    def due_display(self, fee):
+        return money(fee.due or 0)
+
+    @admin.display(description=_("paid"))
+    def paid_display(self, fee):
+        return money(fee.paid or 0)
+
+
+def _per_bill(rows, amount):
+    """The sum of ``amount`` over a bill's ``rows`` (its lines, its payments), per bill."""
+    per_bill = rows.filter(bill=OuterRef("pk")).order_by().values("bill")
+    return Subquery(per_bill.annotate(total=Sum(amount)).values("total"))

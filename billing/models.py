@@ -372,6 +372,16 @@ class Bill(ClubOwned):
         return f"#{self.pk}"
 
 
+class EntryFee(Bill):
+    """A tournament's entry fee as the Django admin lists it: a bill taken at the counter
+    (no session), looked at, never changed there (``billing.admin``)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("entry fee")
+        verbose_name_plural = _("entry fees")
+
+
 class LineKind(models.TextChoices):
     TIME = "time", _("Table time")
     BAR = "bar", _("Bar")
@@ -529,7 +539,9 @@ class Payout(ImmutableRow, ClubOwned):
     changed_message = "A payout is never changed: reverse it."
     deleted_message = "A payout is never deleted: reverse it."
 
-    shift = models.ForeignKey(Shift, on_delete=models.PROTECT, related_name="payouts")
+    shift = models.ForeignKey(
+        Shift, on_delete=models.PROTECT, related_name="payouts", verbose_name=_("shift")
+    )
     amount = SignedMoneyField(_("amount, ₽"))
     description = models.CharField(_("for"), max_length=200)
     reference = models.CharField(max_length=64, db_index=True, editable=False)
@@ -544,7 +556,10 @@ class Payout(ImmutableRow, ClubOwned):
     reason = models.TextField(_("why"), blank=True)
     at = models.DateTimeField(_("paid"), default=timezone.now)
     recorded_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        django_settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("paid by"),
     )
 
     class Meta:

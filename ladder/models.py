@@ -64,14 +64,28 @@ class MoveKind(models.TextChoices):
 class LadderMove(ImmutableRow, models.Model):
     """One change of a ladder's places, appended, never changed."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="moves")
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.CASCADE, related_name="moves", verbose_name=_("ladder")
+    )
     kind = models.CharField(_("what"), max_length=8, choices=MoveKind.choices)
-    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("player")
+    )
     other = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "players.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("the other player"),
     )
     challenge = models.ForeignKey(
-        "ladder.Challenge", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "ladder.Challenge",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("challenge"),
     )
     at = models.DateTimeField(_("when"), default=timezone.now)
 
@@ -102,7 +116,9 @@ OPEN_STATUSES = (ChallengeStatus.OPEN, ChallengeStatus.ACCEPTED)
 class Challenge(models.Model):
     """A challenge of a player to one above him on the ladder."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.CASCADE, related_name="challenges", verbose_name=_("ladder")
+    )
     challenger = models.ForeignKey(
         "players.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("challenger")
     )
@@ -116,10 +132,20 @@ class Challenge(models.Model):
     accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
     )
     winner = models.ForeignKey(
-        "players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "players.Player",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("winner"),
     )
     reminded = models.BooleanField(default=False)
 
@@ -156,12 +182,22 @@ class Notice(models.Model):
     (``sent_at``). Said in words when read (``ladder.selectors.notice_text``), in the
     reader's language."""
 
-    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=10, choices=NoticeKind.choices)
-    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, related_name="+")
-    at = models.DateTimeField(default=timezone.now)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    ladder = models.ForeignKey(
+        Ladder, on_delete=models.CASCADE, related_name="+", verbose_name=_("ladder")
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="+", verbose_name=_("player")
+    )
+    kind = models.CharField(_("what"), max_length=10, choices=NoticeKind.choices)
+    challenge = models.ForeignKey(
+        Challenge,
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        verbose_name=_("challenge"),
+    )
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    sent_at = models.DateTimeField(_("sent by the bot"), null=True, blank=True)
 
     objects = club_manager(via="ladder")
     everywhere = models.Manager()  # noqa: DJ012 (ruff takes the manager above for a field)

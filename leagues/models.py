@@ -173,7 +173,9 @@ class League(models.Model):
 
 
 class Division(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="divisions")
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="divisions", verbose_name=_("league")
+    )
     name = models.CharField(_("name"), max_length=100)
 
     objects = league_manager(via="league")
@@ -188,7 +190,9 @@ class Division(models.Model):
 
 
 class Season(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="seasons", verbose_name=_("league")
+    )
     name = models.CharField(_("name"), max_length=100)
     starts_on = models.DateField(_("starts on"))
     weekday = models.PositiveSmallIntegerField(_("weekday"), default=2)  # 0 = Monday
@@ -207,8 +211,12 @@ class Season(models.Model):
 
 
 class Team(models.Model):
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="teams")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="teams")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="teams", verbose_name=_("season")
+    )
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, related_name="teams", verbose_name=_("division")
+    )
     name = models.CharField(_("name"), max_length=100)
     captain = models.ForeignKey(
         "players.Player", on_delete=models.PROTECT, related_name="+", verbose_name=_("captain")
@@ -253,29 +261,42 @@ class MatchDay(models.Model):
     """One fixture: two teams on a date, at the home team's club (``club``), on the table
     booked for it there (``reservation``, a ``billing.Reservation``; ``table``: its table)."""
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="match_days")
-    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="match_days")
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, related_name="match_days", verbose_name=_("season")
+    )
+    division = models.ForeignKey(
+        Division, on_delete=models.CASCADE, related_name="match_days", verbose_name=_("division")
+    )
     round = models.PositiveSmallIntegerField(_("round"))
-    home = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
-    away = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="+")
+    home = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("home team")
+    )
+    away = models.ForeignKey(
+        Team, on_delete=models.CASCADE, related_name="+", verbose_name=_("away team")
+    )
     date = models.DateField(_("date"))
     table = models.ForeignKey(
         "tables.Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     status = models.CharField(
-        max_length=12, choices=MatchDayStatus.choices, default=MatchDayStatus.SCHEDULED
+        _("status"), max_length=12, choices=MatchDayStatus.choices, default=MatchDayStatus.SCHEDULED
     )
-    home_frames = models.PositiveSmallIntegerField(default=0)
-    away_frames = models.PositiveSmallIntegerField(default=0)
+    home_frames = models.PositiveSmallIntegerField(_("home team's frames"), default=0)
+    away_frames = models.PositiveSmallIntegerField(_("away team's frames"), default=0)
     forfeit_by = models.ForeignKey(
-        Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Team,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("forfeited by"),
     )
     # A postponement: a new date one captain proposes and the other accepts.
     proposed_date = models.DateField(null=True, blank=True)
     proposed_by = models.ForeignKey(
         Team, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
-    postponed_from = models.DateField(null=True, blank=True)
+    postponed_from = models.DateField(_("postponed from"), null=True, blank=True)
     # The home team's club: where it is played, listed and run.
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.PROTECT, related_name="+", verbose_name=_("club")
@@ -347,8 +368,8 @@ class MatchDayGame(models.Model):
     between two pairs (doubles: the partners are set)."""
 
     match_day = models.ForeignKey(MatchDay, on_delete=models.CASCADE, related_name="games")
-    order = models.PositiveSmallIntegerField()
-    race_to = models.PositiveSmallIntegerField(default=1)
+    order = models.PositiveSmallIntegerField(_("game number"))
+    race_to = models.PositiveSmallIntegerField(_("race to"), default=1)
     home_player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
     away_player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="+")
     home_partner = models.ForeignKey(
@@ -357,8 +378,8 @@ class MatchDayGame(models.Model):
     away_partner = models.ForeignKey(
         "players.Player", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
-    home_frames = models.PositiveSmallIntegerField(default=0)
-    away_frames = models.PositiveSmallIntegerField(default=0)
+    home_frames = models.PositiveSmallIntegerField(_("home frames"), default=0)
+    away_frames = models.PositiveSmallIntegerField(_("away frames"), default=0)
     # The last frame played at a table (a games.Game counted here), if any.
     game = models.ForeignKey(
         "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -422,13 +443,23 @@ class Notice(models.Model):
     notice at its match day's club, ``hosted``). Said in words when read
     (``leagues.selectors.notice_text``), in the reader's language."""
 
-    match_day = models.ForeignKey(MatchDay, on_delete=models.CASCADE, related_name="+")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=10, choices=NoticeKind.choices)
-    game = models.ForeignKey(MatchDayGame, on_delete=models.CASCADE, null=True, related_name="+")
-    date = models.DateField(null=True, blank=True)  # the date it speaks of
-    at = models.DateTimeField(default=timezone.now)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    match_day = models.ForeignKey(
+        MatchDay, on_delete=models.CASCADE, related_name="+", verbose_name=_("match day")
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="+", verbose_name=_("captain")
+    )
+    kind = models.CharField(_("what"), max_length=10, choices=NoticeKind.choices)
+    game = models.ForeignKey(
+        MatchDayGame,
+        on_delete=models.CASCADE,
+        null=True,
+        related_name="+",
+        verbose_name=_("game"),
+    )
+    date = models.DateField(_("date"), null=True, blank=True)  # the date it speaks of
+    at = models.DateTimeField(_("when"), default=timezone.now)
+    sent_at = models.DateTimeField(_("sent by the bot"), null=True, blank=True)
 
     objects = league_manager(via="match_day__season__league")
     # The notices of the match days played at the club in scope: the bot, going through

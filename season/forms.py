@@ -64,7 +64,8 @@ class SeriesForm(forms.ModelForm):
             field.choices = choices
             if number <= len(chain):
                 field.initial = chain[number - 1]
-        self.fields["wildcards"].queryset = Player.objects.filter(is_active=True)
+        if "wildcards" in self.fields:  # the admin shows the network's, read-only
+            self.fields["wildcards"].queryset = Player.objects.filter(is_active=True)
         self.fields["norms_text"].initial = "\n".join(
             f"{n['class']}: {n['places'][0]}-{n['places'][1]}" for n in self.instance.norms or []
         )

@@ -112,6 +112,7 @@ class Table:
     stages_left: int
     max_points: float
     next_table: tuple
+    months_left: list = field(default_factory=list)  # the stages left's months, in order
 
     @property
     def final_fund(self):
@@ -212,6 +213,7 @@ def table_of(series):
         stages_left=len(left),
         max_points=max((i.max_points for i in left), default=0.0),
         next_table=left[0].stage.points() if left else (),
+        months_left=[info.month for info in left],
     )
 
 
@@ -225,20 +227,39 @@ def outlook_of(table, player_id):
         max_points=table.max_points,
         next_table=table.next_table,
         best_n=None if table.series.per_month else table.series.best_n,
+        per_month=table.series.per_month,
+        best_months=table.series.best_months if table.series.per_month else None,
+        months_left=table.months_left,
     )
 
 
-def player_series(player):
-    """(series, his line, his outlook) of every series shown here he has results in."""
+def _tables_with(player, series_list):
+    """(series, its table, his line) of each of ``series_list`` he has a line in."""
     found = []
-    for series in visible_series().filter(finished=False).prefetch_related("stages"):
+    for series in series_list:
         if not series.stages.exists():
             continue
         table = table_of(series)
         line = next((line for line in table.lines if line.player_id == player.pk), None)
         if line is not None:
-            found.append((series, line, outlook_of(table, player.pk)))
+            found.append((series, table, line))
     return found
+
+
+def player_series(player):
+    """(series, his line, his outlook) of every series shown here he has results in."""
+    running = visible_series().filter(finished=False)
+    return [
+        (series, line, outlook_of(table, player.pk))
+        for series, table, line in _tables_with(player, running)
+    ]
+
+
+def player_standings(player):
+    """(series, his line) of every series shown here he has a line in, the running ones
+    first, then the finished (his public page)."""
+    ordered = visible_series().order_by("finished", "-season", "name", "pk")
+    return [(series, line) for series, _table, line in _tables_with(player, ordered)]
 
 
 def honours():

@@ -46,7 +46,7 @@ The table: players by the admin's chain of tie-breaks, the final's line after K:
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 # The presets' points by position (1st, 2nd, …). A championship's places after the final
@@ -305,21 +305,55 @@ class Outlook:
         return round(self.needed - 0.01, 2)
 
 
-def _projected(points, added, best_n):
-    values = sorted(list(points) + list(added), reverse=True)
-    return round(sum(values[:best_n] if best_n else values), 2)
+@dataclass(frozen=True)
+class Limits:
+    """The results that count: the best ``best_n``, or with ``per_month`` the best of each
+    month of the best ``best_months`` months (``counted``)."""
+
+    best_n: int | None = None
+    per_month: int | None = None
+    best_months: int | None = None
+
+    @property
+    def monthly(self):
+        return bool(self.per_month)
+
+
+def _projected(results, added, limits):
+    """His total from his ``results`` with ``added`` results more, each (points, month), the
+    results that count by ``limits``."""
+    extra = [
+        Result(None, 10**6 + i, points, None, month) for i, (points, month) in enumerate(added)
+    ]
+    return total(
+        list(results) + extra,
+        None if limits.monthly else limits.best_n,
+        limits.per_month,
+        limits.best_months,
+    )
 
 
 def outlook(
-    player, rows, k: int, stages_left: int, max_points: float, next_table=(), best_n=None
+    player,
+    rows,
+    k: int,
+    stages_left: int,
+    max_points: float,
+    next_table=(),
+    best_n=None,
+    per_month=None,
+    best_months=None,
+    months_left=None,
 ) -> Outlook:
     """What ``player`` needs to be among the top ``k`` after ``stages_left`` stages where a
     stage gives at most ``max_points`` (``next_table``: the next stage's points by position).
 
-    A bound, exact for the best N (a month's limits are not counted): he is "in" when fewer
-    than ``k`` rivals could reach his points scoring the maximum at every stage left and he
-    nothing more; "out" when ``k`` rivals already have more than his best possible; else he
-    needs at least enough points to pass the ``k``-th rival as it stands.
+    The results that count are the series' (``best_n``, or ``per_month`` of the best
+    ``best_months`` months: then the stages left count in their months, ``months_left``, the
+    next one first). A bound: he is "in" when fewer than ``k`` rivals could reach his points
+    scoring the maximum at every stage left and he nothing more; "out" when ``k`` rivals
+    already have more than his best possible; else he needs at least enough points to pass
+    the ``k``-th rival as it stands, placed where they count most.
 
     >>> rows = rank([Result("a", 1, 100), Result("b", 1, 80), Result("c", 1, 20)])
     >>> outlook("a", rows, k=2, stages_left=1, max_points=50)
@@ -330,49 +364,90 @@ def outlook(
     Outlook(status='open', needed=60.01, next_place=3)
     >>> outlook("c", rows, k=2, stages_left=1, max_points=100).beyond  # more than 60
     60.0
+
+    With the best result of a month, of the best two months, a stage in a month where he
+    has a better result already gives him nothing:
+
+    >>> rows = rank(
+    ...     [Result("a", 1, 60, month="01"), Result("a", 2, 40, month="02"),
+    ...      Result("b", 1, 50, month="01"), Result("b", 2, 30, month="02")],
+    ...     per_month=1, best_months=2,
+    ... )
+    >>> outlook("b", rows, k=1, stages_left=1, max_points=50, per_month=1, best_months=2,
+    ...         months_left=["01"])
+    Outlook(status='out', needed=0.0, next_place=None)
     """
+    limits = Limits(best_n, per_month, best_months)
+    if months_left is None or len(months_left) != stages_left:
+        months_left = [""] * stages_left  # months unknown: the stages left's own month
+    months_left = list(months_left)
     mine = next((row for row in rows if row.player == player), None)
-    own = [r.points for r in mine.results] if mine else []
-    now = _projected(own, [], best_n)
+    own = list(mine.results) if mine else []
+    now = _projected(own, [], limits)
     rivals = [row for row in rows if row.player != player]
-    best_case = _projected(own, [max_points] * stages_left, best_n)
-    rival_now = sorted(
-        (_projected([r.points for r in row.results], [], best_n) for row in rivals),
-        reverse=True,
-    )
-    rival_best = [
-        _projected([r.points for r in row.results], [max_points] * stages_left, best_n)
-        for row in rivals
-    ]
+    at_most = [(max_points, month) for month in months_left]
+    best_case = _projected(own, at_most, limits)
+    rival_now = sorted((_projected(row.results, [], limits) for row in rivals), reverse=True)
+    rival_best = [_projected(row.results, at_most, limits) for row in rivals]
     if sum(1 for value in rival_best if value >= now) < k:
         return Outlook("in")
     if len(rival_now) >= k and rival_now[k - 1] >= best_case:
         return Outlook("out")
     line = rival_now[k - 1] if len(rival_now) >= k else 0.0
     # The least extra points x (in hundredths) with his total past the line.
-    low, high = 0, int(round(max_points * stages_left * 100))
-    if _projected(own, [0], best_n) > line:
+    step = int(round(max_points * 100))
+    low, high = 0, step * stages_left
+    if now > line:
         high = 0
     while low < high:
         middle = (low + high) // 2
-        if _gain(own, middle / 100, max_points, best_n) > line:
+        if _gain(own, middle, step, months_left, limits) > line:
             high = middle
         else:
             low = middle + 1
     needed = low / 100
     place = None
+    next_month = months_left[0] if months_left else ""
     for position in range(len(next_table), 0, -1):
-        if _projected(own, [position_points(next_table, position)], best_n) > line:
+        added = [(position_points(next_table, position), next_month)]
+        if _projected(own, added, limits) > line:
             place = position
             break
     return Outlook("open", needed, place)
 
 
-def _gain(own, extra, max_points, best_n):
-    """His total with ``extra`` points more, spread over stages of at most ``max_points``."""
-    added = []
-    while extra > max_points:
-        added.append(max_points)
-        extra -= max_points
-    added.append(extra)
-    return _projected(own, added, best_n)
+def _gain(own, extra, step, months_left, limits):
+    """His best total with ``extra`` hundredths of points more over the stages left (each at
+    most ``step`` hundredths): as few stages as can hold them, each full but one; with a
+    month's limits, in whichever months count most."""
+    if step <= 0:
+        return _projected(own, [], limits)
+    full, rest = divmod(extra, step)
+    full = min(full, len(months_left))
+    if not limits.monthly:
+        added = [step / 100] * full + ([rest / 100] if rest and full < len(months_left) else [])
+        return _projected(own, [(points, "") for points in added], limits)
+    room = sorted(Counter(months_left).items())
+    best = None
+    for chosen in _spread(room, full):
+        added = [(step / 100, month) for month in chosen]
+        left = Counter(months_left) - Counter(chosen)
+        for month in sorted(left) if rest else [None]:
+            extra_result = [] if month is None else [(rest / 100, month)]
+            value = _projected(own, added + extra_result, limits)
+            best = value if best is None or value > best else best
+    return best
+
+
+def _spread(room, count):
+    """Every way to pick ``count`` stages from ``room`` [(month, stages left in it)], as the
+    months picked (one entry a stage)."""
+    if count == 0:
+        yield []
+        return
+    if not room:
+        return
+    (month, stages), rest = room[0], room[1:]
+    for taken in range(min(stages, count), -1, -1):
+        for others in _spread(rest, count - taken):
+            yield [month] * taken + others

@@ -84,6 +84,26 @@ CASHIER_PERMISSIONS = (
     + [("me", "add_signinlink"), ("me", "view_signinlink")]
     # The register's receipts: the desk's panel, a correction receipt.
     + [("fiscal", "view_fiscaltask")]
+    # The tournaments' money the desk takes and pays: entry fees, prizes (looked at only).
+    + [("billing", "view_payout"), ("billing", "view_entryfee")]
+)
+# The season's competitions the club's admins run: its series, ladders and team leagues.
+# What the Django admin changes of them is their settings; their results, moves, fixtures
+# and notices are looked at only (they change through the apps' services).
+SEASON_ADMIN_PERMISSIONS = (
+    [("season", f"{action}_series") for action in ("add", "change", "view", "delete")]
+    + [("season", "view_stage")]
+    + [("ladder", f"{action}_ladder") for action in ("add", "change", "view")]
+    + [("ladder", f"view_{model}") for model in ("laddermove", "challenge", "notice")]
+    + [
+        ("leagues", f"{action}_{model}")
+        for model in ("league", "division")
+        for action in ("add", "change", "view")
+    ]
+    + [
+        ("leagues", f"view_{model}")
+        for model in ("season", "team", "matchday", "matchdaygame", "notice")
+    ]
 )
 ADMIN_PERMISSIONS = (
     MARKER_PERMISSIONS
@@ -121,12 +141,21 @@ ADMIN_PERMISSIONS = (
     + [("axes", "view_accesslog"), ("axes", "view_accessfailurelog")]
     # The club's staff: who is its Admin, Marker or Cashier (issue 32: roles are per club).
     + [("clubs", f"{action}_staffrole") for action in ("add", "change", "view", "delete")]
+    + SEASON_ADMIN_PERMISSIONS
 )
 # The network's admins manage the clubs (their names, host names, time zones and addresses);
 # they see no club's money unless also that club's staff.
 NETWORK_ADMIN_PERMISSIONS = [
     ("clubs", f"{action}_club") for action in ("add", "change", "view", "delete")
 ] + [("records", "add_personmerge"), ("records", "view_personmerge")]
+# ... and the network's series and leagues (a club's are its admins': the Django admin checks
+# whose each is, ``season.selectors.can_edit``, ``leagues.selectors.can_edit``).
+NETWORK_ADMIN_PERMISSIONS += (
+    [("season", f"{action}_series") for action in ("change", "view")]
+    + [("season", "view_stage")]
+    + [("leagues", f"{action}_league") for action in ("change", "view")]
+    + [("leagues", f"{action}_division") for action in ("add", "change", "view")]
+)
 
 
 def ensure_roles():

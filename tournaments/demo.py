@@ -8,8 +8,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import prizes, selectors, services
-from tournaments.models import Seeding, Tournament
+from billing import services as billing_services
+from billing.models import Payout
+from tournaments import funds, prizes, selectors, services
+from tournaments.models import Seeding, Tournament, TournamentStatus
 from tournaments.simulate import play_frame
 
 # The cup's fees and prizes: 500 ₽, 300 ₽ rated up to 1400; 70 % to the prizes, 20 % to
@@ -130,3 +132,25 @@ def load_demo_tournaments(*, players, marker):
     services.start_tournament(tournament=group, method=Seeding.RATING)
     _run(group, rng, marker, leave=7)
     return 2
+
+
+@transaction.atomic
+def load_demo_tournament_money(*, user):
+    """The cup's fees taken at the counter and its champion's prize paid out, in the open
+    shift (the billing history's last): the entry fees and payouts the desk and the admin
+    show. Returns the number of payouts made (0 once made, or without a finished cup)."""
+    cup = Tournament.objects.filter(status=TournamentStatus.FINISHED).exclude(regulation={})
+    cup = cup.order_by("date", "pk").first()
+    if cup is None or Payout.objects.exists():
+        return 0
+    for number, row in enumerate(funds.ledger(cup).rows, start=1):
+        if row.fee and row.bill is None:
+            bill = services.take_fee(entrant=row.entrant, user=user)
+            billing_services.record_payment(
+                bill=bill, method="cash", amount=row.fee, user=user, receipt_number=str(number)
+            )
+    champion = next((row for row in funds.ledger(cup).rows if row.prize_left > 0), None)
+    if champion is None:
+        return 0
+    services.pay_prize(entrant=champion.entrant, user=user)
+    return 1

@@ -16,19 +16,26 @@ test client's host) and «Сокол» at ``sokol.example``. Every page Соко
 staff's user names start with ``sokol-``), and the crawl checks it did reach them.
 """
 
+import re
 from io import StringIO
 
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.db.models import F, Value
+from django.db.models.functions import Concat
 from django.test import Client, override_settings
 
+from billing.models import Bill, Payout
 from clubs.current import forget_clubs, using_club
 from clubs.models import Club
 from clubsite.management.commands.load_demo_club import Command as DemoCommand
 from games.models import Game, GameStatus
+from ladder.models import Ladder
+from leagues.models import League
+from season.models import Series
 from tables.models import Table
-from tests.clubsite.test_crawl import MAX_REQUESTS, Crawl, games_by_pk
+from tests.clubsite.test_crawl import MAX_REQUESTS, SEASON_ADMIN, Crawl, games_by_pk
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -62,6 +69,15 @@ def two_clubs(demo_club_rows, django_db_blocker):
             for tournament in Tournament.objects.all():
                 tournament.name = f"Сокольский {tournament.name}"
                 tournament.save(update_fields=["name"])
+            # Its series, ladder and league, its cup's entry fees and prize (written once:
+            # renamed in bulk).
+            mark = Concat(Value("Сокольский "), F("name"))
+            for rows in (Series.objects.filter(club=other), Ladder.objects, League.objects):
+                assert rows.update(name=mark)
+            assert Bill.objects.filter(session=None).update(
+                title=Concat(Value("Сокольский "), F("title"))
+            )
+            assert Payout.objects.update(description=Concat(Value("Сокольский "), F("description")))
         yield home, other
         call_command("flush", interactive=False, verbosity=0)
         forget_clubs()
@@ -112,6 +128,10 @@ def test_the_crawl_reaches_the_other_clubs_pages_and_rows(others_pages, settings
     assert len(paths) > 150
     for part in ("/admin/billing/", "/games/", "/marker/", "/tournaments/", "/admin/", "/network/"):
         assert any(part in path for path in paths), part
+    # The season's admin pages, each with a row of Сокол's (its series, ladder, league, the
+    # cup's fees and prize): the walls below are tried on them too.
+    for model in SEASON_ADMIN:
+        assert any(re.fullmatch(rf"/admin/{model}/\d+/change/", path) for path in paths), model
     client = client_at(OTHER, "sokol-admin")
     assert OTHERS_MARKS[0] in get(client, "/", False)[1]
 

@@ -39,6 +39,19 @@ TABLE_BOARD = re.compile(
 )  # /games/5/, /marker/games/5/, /admin/games/game/5/
 PER_VIEW = 5  # pages of one view without a query string (every player, every table)
 PER_ADMIN_VIEW = 2  # pages of one view of the Django admin
+# The Django admin's pages of the season's competitions and the tournaments' money, each
+# reached with a row of the demo's.
+SEASON_ADMIN = (
+    "season/series",
+    "ladder/ladder",
+    "ladder/laddermove",
+    "ladder/challenge",
+    "leagues/league",
+    "leagues/matchday",
+    "leagues/team",
+    "billing/payout",
+    "billing/entryfee",
+)
 PER_QUERY = 2  # pages of one view with a query string (sort orders, filters, pages)
 MAX_REQUESTS = 900  # a guard: the crawl of the demo club needs a few hundred
 # Where the crawl starts: the home page, and the pages it links only on a site of several
@@ -227,6 +240,10 @@ def test_no_page_of_the_demo_club_answers_a_server_error(demo_club, username):
     assert not crawl.failures, "\n".join(crawl.failures)
     if username == "network":
         assert "/players/merges/" in {path for path, _query, _htmx in crawl.seen}
+    if username == "admin":  # the Django admin's pages of the season and its money
+        paths = {path for path, _query, _htmx in crawl.seen}
+        for model in SEASON_ADMIN:
+            assert any(re.fullmatch(rf"/admin/{model}/\d+/change/", path) for path in paths), model
     if username == "sokol":  # the player's own pages were crawled too
         paths = {path for path, _query, _htmx in crawl.seen}
         assert "/me/" in paths

@@ -22,12 +22,12 @@ from tournaments.models import Seeding, Tournament, TournamentStatus
 pytestmark = pytest.mark.django_db
 
 
-def finished_cup(club, players, marker, name):
-    """A single elimination of four, played to its end at ``club``."""
+def finished_cup(club, players, marker, name, day=date(2026, 3, 1)):
+    """A single elimination of four, played to its end at ``club`` on ``day``."""
     with using_club(club):
         Table.objects.get_or_create(number=1)
         tournament = Tournament.objects.create(
-            name=name, date=date(2026, 3, 1), variant="cue_vs_hand", format="single",
+            name=name, date=day, variant="cue_vs_hand", format="single",
             race_upper=1, race_final=1,
         )  # fmt: skip
         for player in players:
@@ -112,3 +112,39 @@ def test_the_finals_fund_counts_the_fees_taken_before_the_draw():
     )
     assert tournament.status == TournamentStatus.DRAFT
     assert selectors.table_of(series).final_fund == 200 * 100
+
+
+def test_what_a_player_needs_counts_the_series_months(home_and_sokol):
+    """A series of the best result a month of the best two months: two January stages
+    played, one left in February. Only a player's best January result counts, so the phone's
+    «what he needs» is the engine's with those limits and the stage left's month."""
+    home, _sokol = home_and_sokol
+    marker = UserFactory(username="m")
+    with using_club(home):
+        players = [Player.objects.create(full_name=f"Игрок {n}") for n in range(4)]
+        first = finished_cup(home, players, marker, "Январь 1", day=date(2026, 1, 10))
+        second = finished_cup(home, players, marker, "Январь 2", day=date(2026, 1, 24))
+        left = Tournament.objects.create(
+            name="Февраль", date=date(2026, 2, 7), variant="cue_vs_hand", format="single"
+        )
+        series = Series.objects.create(
+            name="Кубок", season="2026", club=home, per_month=1, best_months=2, final_size=1
+        )
+        for number, tournament in enumerate((first, second, left), start=1):
+            Stage.objects.create(
+                series=series, tournament=tournament, number=number, table=PointsTable.CLUB
+            )
+        table = selectors.table_of(series)
+    assert table.months_left == ["2026-02"] and table.stages_left == 1
+    for line in table.lines:
+        # His best January place only: 10, 8 or 6 points, never two stages' sum.
+        assert line.total in (10, 8, 6)
+        seen = selectors.outlook_of(table, line.player_id)
+        assert seen == standings.outlook(
+            line.player_id, table.rows, k=1, stages_left=1, max_points=10,
+            next_table=standings.points_table("club"), per_month=1, best_months=2,
+            months_left=["2026-02"],
+        )  # fmt: skip
+        if line.place > 1:  # a February win (10) makes two months: more than the leader's
+            assert seen.status == "open"
+            assert seen.needed == pytest.approx(table.lines[0].total - line.total + 0.01)

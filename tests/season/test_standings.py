@@ -123,3 +123,66 @@ def test_what_a_player_needs_is_consistent(totals, k, left):
 @given(st.lists(st.integers(800, 2600), max_size=20), st.integers(1, 15))
 def test_the_value_stays_in_its_range(ratings, race):
     assert standings.LOW <= standings.event_value(ratings, race) <= standings.HIGH
+
+
+# --- what a player needs when the series counts the best result a month of the best months ---
+#
+# The best result of a month, of the best two months; the final: the top one. Three stages
+# played (two in January, one in February), one left in March worth at most 50 (the ranking
+# table: 50, 40, 32…):
+#
+#   a: Jan 50, Feb 40         → 50 + 40 = 90
+#   b: Jan 45, Jan 30, Feb 35 → 45 + 35 = 80 (the second January result does not count)
+#   c: Jan 50, Jan 50         → 50       = 50 (one month only)
+#
+# b passes a's 90 only with March counted instead of February: 45 + x > 90, x > 45 — a
+# March stage won (50: 95), not second (40: 85). Counting every result (the best N's rule,
+# what the phone said before), b's 110 would already be past everybody's.
+MONTHLY = [
+    Result("a", 1, 50, (1, 1), "2026-01"),
+    Result("a", 3, 40, (2, 2), "2026-02"),
+    Result("b", 1, 45, (2, 2), "2026-01"),
+    Result("b", 2, 30, (3, 4), "2026-01"),
+    Result("b", 3, 35, (3, 4), "2026-02"),
+    Result("c", 1, 50, (1, 1), "2026-01"),
+    Result("c", 2, 50, (1, 1), "2026-01"),
+]
+LIMITS = {"per_month": 1, "best_months": 2}
+
+
+def monthly_outlook(player, months_left=("2026-03",), max_points=50, k=1):
+    rows = standings.rank(MONTHLY, **LIMITS)
+    return standings.outlook(
+        player,
+        rows,
+        k=k,
+        stages_left=len(months_left),
+        max_points=max_points,
+        next_table=standings.points_table("ranking"),
+        months_left=list(months_left),
+        **LIMITS,
+    )
+
+
+def test_the_months_limits_count_in_what_a_player_needs_computed_by_hand():
+    rows = standings.rank(MONTHLY, **LIMITS)
+    assert [(row.player, row.total) for row in rows] == [("a", 90), ("b", 80), ("c", 50)]
+    seen = monthly_outlook("b")
+    assert seen == standings.Outlook("open", 45.01, 1)
+    assert seen.beyond == 45
+    # The stage left in January instead: a result there counts only over his 45, and
+    # February's 35 stays: 50 + 35 = 85 at best, short of a's 90.
+    assert monthly_outlook("b", months_left=("2026-01",)).status == "out"
+    # c has a single month: any March result counts in full, 50 + x > 90 needs x > 40 …
+    assert monthly_outlook("c") == standings.Outlook("open", 40.01, 1)
+    # … and a, first now, is not safe yet (c could make 50 + 50 = 100), but needs nothing
+    # more while the others score nothing more.
+    assert monthly_outlook("a").status == "open" and monthly_outlook("a").needed == 0
+
+
+def test_the_points_left_go_where_the_months_count_most():
+    # Two stages left, one in January, one in March: b's 50 more points count in March
+    # (45 + 50 = 95 > 90), not in January (50 + 35 = 85).
+    seen = monthly_outlook("b", months_left=("2026-01", "2026-03"))
+    assert seen.status == "open" and seen.needed == 45.01
+    assert seen.next_place is None  # the next stage, January's, cannot do it alone

@@ -181,3 +181,42 @@ def test_the_players_page_says_where_he_stands_and_what_he_needs(series):
     body = response.content.decode()
     assert "data-series" in body and series.name in body
     assert f'data-outlook="{outlook.status}"' in body
+
+
+def test_a_players_public_page_lists_his_series_with_his_place_and_points(series, settings):
+    """players:detail, as anyone sees it: each series he is in (the running first, then the
+    finished), his place and points, linked to the series' standings; another club's series
+    is not listed here, and a player of none shows no such section."""
+    table = selectors.table_of(series)
+    line = table.lines[0]
+    done = Series.objects.create(
+        name="Прошлый кубок", season="2025", club=series.club, finished=True
+    )
+    for stage in series.stages.all():
+        Stage.objects.create(
+            series=done, tournament=stage.tournament, number=stage.number, table=stage.table
+        )
+    other = Club.objects.create(name="Сокол", slug="sokol", hosts=["sokol.example"])
+    Series.objects.create(name="Сокольский кубок", season="2026", club=other)
+    forget_clubs()
+    settings.ALLOWED_HOSTS = ["testserver", "sokol.example"]
+    home = Club.objects.order_by("pk").first()
+    home.hosts = ["testserver"]
+    home.save()
+    forget_clubs()
+    response = client_of(None).get(f"/players/{line.player_id}/")
+    assert response.status_code == 200
+    body = response.content.decode()
+    section = body[body.index("data-player-series") :]
+    section = section[: section.index("</section>")]
+    rows = section.split("data-series-id=")[1:]
+    assert [row.split('"')[1] for row in rows] == [str(series.pk), str(done.pk)]
+    assert f'href="/series/{series.pk}/"' in rows[0] and f'href="/series/{done.pk}/"' in rows[1]
+    assert f"<b>{line.place}</b>" in rows[0]
+    points = f"{line.total:.2f}".rstrip("0").rstrip(".").replace(".", ",")
+    assert f">{points}<" in rows[0]
+    assert "завершена" in rows[1] and "Сокольский" not in body
+    forget_clubs()
+
+    nobody = Player.objects.create(full_name="Новичок Без Серий")
+    assert "data-player-series" not in client_of(None).get(f"/players/{nobody.pk}/").text

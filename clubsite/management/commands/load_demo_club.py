@@ -36,7 +36,7 @@ from season.demo import load_demo_series
 from tables.models import Table, TableKind
 from toolbox.roles import ADMINS, CASHIERS, MARKERS, ensure_roles
 from toolbox.roles import PLAYERS as PLAYERS_GROUP
-from tournaments.demo import load_demo_tournaments
+from tournaments.demo import load_demo_tournament_money, load_demo_tournaments
 
 TABLES = [
     (1, "Зелёный", TableKind.PYRAMID_12),
@@ -174,6 +174,9 @@ class Command(BaseCommand):
             days=history_days,
         )
         self.stdout.write(f"Billing history: {sessions} past sessions created.")
+        if sessions:  # in the history's open shift
+            payouts = load_demo_tournament_money(user=admin)
+            self.stdout.write(f"The cup's fees taken and prizes paid: {payouts} payouts.")
         # The running clocks come with the history only: a rerun starts nothing new.
         clocks = load_demo_clocks(tables=tables, user=admin) if sessions else 0
         self.stdout.write(f"Table clocks: {clocks} started.")
