@@ -77,6 +77,9 @@ class _Told:
             return
         if connection.in_atomic_block:
             self.marker = _Marker(connection)
+            # Its place in the list: the callbacks before it are of the same transaction and
+            # savepoints no deeper, so none of them is dropped while it stays (read in O(1)).
+            self.place = len(connection.run_on_commit)
             connection.on_commit(self.marker)
         elif not connection.get_autocommit():  # a transaction managed by hand: not trusted
             self.marker = False
@@ -87,7 +90,10 @@ class _Told:
             return True
         if marker is False:
             return False
-        return marker.committed or any(entry[1] is marker for entry in connection.run_on_commit)
+        if marker.committed:
+            return True
+        callbacks = connection.run_on_commit
+        return self.place < len(callbacks) and callbacks[self.place][1] is marker
 
 
 def wanted():
