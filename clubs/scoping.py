@@ -14,7 +14,8 @@ club's row is simply not there (a 404 with its id). A query made with no club ch
 site of several clubs raises ``NoClubChosen`` (in the tests, an error instead of another
 club's data on a page); a site of one club needs no choice, its club is the one. The
 processes that go through every club (the lights' controller, the register's worker, a
-backup of the network) say so with ``all_clubs()``.
+backup of the network) say so with ``all_clubs()``. On PostgreSQL the money tables have a
+second wall of the database's own, told the same club in scope (``clubs.db_wall``).
 
 Django's forward relations (``game.table``) and deletions use the plain base manager: a row
 reached from its own club's row is always found.

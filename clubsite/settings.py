@@ -244,6 +244,10 @@ warnings.filterwarnings(
 FISCAL_SEND_AT_ONCE = env_flag("FISCAL_SEND_AT_ONCE", default=True)
 
 CLUB_NAME = os.environ.get("CLUB_NAME", "Luza")
+# The second wall between clubs on PostgreSQL (clubs/db_wall.py): the money tables' row-level
+# security told the club in scope. Off: the policies let every row through (e.g. behind
+# PgBouncer in transaction pooling, where a session's setting cannot be kept).
+CLUB_DB_WALL = env_flag("CLUB_DB_WALL", default=True)
 # The players' "you're up" with their page closed: the club's Telegram bot (me/telegram.py,
 # manage.py telegram_bot). Off unless the token is set; TELEGRAM_API_URL: another Bot API
 # server (a local one); TELEGRAM_BOT_NAME: the bot's @username, for the players' link.
