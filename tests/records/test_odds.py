@@ -23,7 +23,8 @@ from records.odds import (
 PROPERTY = settings(max_examples=150, deadline=None)
 probabilities = st.floats(0.0, 1.0)
 inner = st.floats(0.001, 0.999)  # a frame neither side is sure of
-middle = st.floats(0.05, 0.95)  # far enough from sure for a frame more to show
+middle = st.floats(0.2, 0.8)  # far enough from sure for a frame more to show in a float
+# (at 0.95 a race to 1 against 12 and against 13 are both 1.0 to the last bit)
 frames = st.integers(1, 12)
 
 
