@@ -270,9 +270,7 @@ def other_devices(game, device, now):
     )
 
 
-def record_event(
-    *, game, expected_seq, event, user, device="", tapped_at=None, meanwhile=None
-):
+def record_event(*, game, expected_seq, event, user, device="", tapped_at=None, meanwhile=None):
     """Records one marker event; returns the updated Game (its replay cached on it).
     ``device``: which browser recorded it (``games.console.device_of``), noted on the game.
     ``tapped_at``: when the marker tapped it, for a stroke kept on his phone offline and

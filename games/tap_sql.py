@@ -23,8 +23,8 @@ from contextlib import nullcontext
 from functools import cache
 
 from django.db import connection, transaction
-from psycopg import pq
 from django.utils import timezone
+from psycopg import pq
 
 from clubs.scoping import club_in_scope, walls_down
 from games.models import Event, Game, Seat
