@@ -279,8 +279,9 @@ def record_event(*, game, expected_seq, event, user, device="", tapped_at=None, 
     remembered), when the event was written — while the database is still writing it where
     it can be (``tap_sql.append_event``: PostgreSQL, outside a transaction), so what the
     caller does with it (the console's rendering) costs no time of its own; otherwise once
-    it is written. Not called (or its result to be dropped) when the write is refused; what
-    it raises is raised once the event is written and announced.
+    it is written. Not called (or its result to be dropped) when the write is refused. If
+    it raised while the write was in flight it is called again once the write is done; what
+    it raises then is raised, the event written and announced.
 
     Raises StaleEvent (``expected_seq`` is not the game's ``last_seq``), GameClosed (the game
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
@@ -351,7 +352,10 @@ def record_event(*, game, expected_seq, event, user, device="", tapped_at=None, 
     if found.last_seq == 1:
         for hook in _BEGUN_HOOKS:
             hook(found)
-    if meanwhile is not None and not ran:
+    if meanwhile is not None and (not ran or failed):
+        # Not called yet, or it failed while the write was in flight (a transaction of its
+        # own cannot begin on a connection still busy with it): now, the write done.
+        failed.clear()
         while_written()
     if failed:
         raise failed[0]

@@ -6,7 +6,7 @@ tests.
 """
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -123,7 +123,27 @@ def test_what_meanwhile_raises_comes_after_the_event_is_written(game, marker_use
         )
     assert len(overlapped) == 1
     assert Game.objects.get(pk=game.pk).last_seq == 2
-    assert connection.cursor().execute("SELECT 1") is not None  # the connection is usable
+    assert Event.objects.filter(game=game).count() == 2  # the connection is usable
+
+
+def test_meanwhile_that_needs_a_transaction_is_called_again_once_written(
+    game, marker_user, overlapped
+):
+    """A transaction cannot begin while the write is in flight: ``meanwhile`` fails, and is
+    called again once the write is done."""
+    calls = []
+
+    def in_a_transaction(recorded):
+        calls.append(recorded.last_seq)
+        with transaction.atomic():
+            assert Event.objects.filter(game=game, seq=2).exists()
+
+    services.record_event(
+        game=game, expected_seq=1, event=STROKE, user=marker_user, meanwhile=in_a_transaction
+    )
+    assert len(overlapped) == 1
+    assert calls == [2, 2]
+    assert Game.objects.get(pk=game.pk).last_seq == 2
 
 
 def test_watched_statements_go_the_ordinary_way(game, marker_user, overlapped):
