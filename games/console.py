@@ -83,6 +83,13 @@ def console_context(game, *, confirm=None, device="", csrf_field=""):
         {"seq": entry.seq, "undone": entry.undone, "text": render_message(entry.description, names)}
         for entry in reversed(replayed.recent)
     ]
+    for entry in recent:
+        entry["html"] = _log_line_html(entry)
+    outcome = None if disputed else _outcome(shown.result(state), state, seats)
+    # The player to play is marked while the game goes on (not once it is over).
+    marked = in_progress and not (outcome and outcome["final"])
+    for row in rows:
+        row["html"] = _score_row_html(row, row["turn"] and marked)
     seq = str(game.last_seq)  # in every form: plain digits, never localised
     urls = console_urls(game.pk, game.table.number)
     buttons = actions_html(variant, shown, actions, names, urls["record"], seq, csrf_field)
@@ -101,7 +108,7 @@ def console_context(game, *, confirm=None, device="", csrf_field=""):
         "recent": recent,
         "undoable": undoable,
         "confirm": confirm if (confirm != "undo" or undoable) and in_progress else None,
-        "outcome": None if disputed else _outcome(shown.result(state), state, seats),
+        "outcome": outcome,
         "disputed": disputed,
         "pocket_map": shown.pocket_map(state),
         "figures": shown.console_named_figures(state, names),
@@ -165,6 +172,49 @@ def actions_html(variant, shown, actions, names, record_url, seq, csrf_field):
     filled = slotted.replace(_URL_SLOT, conditional_escape(record_url))
     filled = filled.replace(_SEQ_SLOT, conditional_escape(seq))
     return mark_safe(filled.replace(_CSRF_SLOT, conditional_escape(csrf_field)))
+
+
+# A seat's line of the scoreboard and a line of the log, as the console's template renders
+# them (its partials ``score_row`` and ``log_line``): the same at every tap that shows the
+# same (a score that did not change, a line of the log already shown), so each is rendered
+# once per process and kept (a few thousand lines: what the consoles of a club show).
+SCORE_ROW = "games/console/console.html#score_row"
+LOG_LINE = "games/console/console.html#log_line"
+_LINES_KEPT = 4096
+_lines = {}
+
+
+def _score_row_html(row, turn):
+    """A seat's ``<li>`` of the scoreboard (``turn``: marked as the player to play)."""
+    seat = row["seat"]
+    extras = tuple(row["extras"] or ())
+    key = (
+        SCORE_ROW,
+        get_language(),
+        seat.position,
+        seat.name,
+        bool(seat.player_id),
+        row["score"],
+        bool(turn),
+        extras,
+    )
+    return _kept(key, lambda: {"seat": seat, "score": row["score"], "turn": turn, "extras": extras})
+
+
+def _log_line_html(entry):
+    """A line of the log (``entry``: its seq, whether it was undone, its text)."""
+    key = (LOG_LINE, get_language(), entry["seq"], entry["undone"], entry["text"])
+    return _kept(key, lambda: {"entry": entry})
+
+
+def _kept(key, context):
+    html = _lines.get(key)
+    if html is None:
+        html = render_to_string(key[0], context())
+        if len(_lines) >= _LINES_KEPT:
+            _lines.clear()
+        _lines[key] = html
+    return html
 
 
 class ActionView:

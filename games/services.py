@@ -270,11 +270,18 @@ def other_devices(game, device, now):
     )
 
 
-def record_event(*, game, expected_seq, event, user, device="", tapped_at=None):
+def record_event(*, game, expected_seq, event, user, device="", tapped_at=None, meanwhile=None):
     """Records one marker event; returns the updated Game (its replay cached on it).
     ``device``: which browser recorded it (``games.console.device_of``), noted on the game.
     ``tapped_at``: when the marker tapped it, for a stroke kept on his phone offline and
     sent later (``tapped_moment``); the event's ``recorded_at`` is when it landed.
+    ``meanwhile(game)``: called once with the game as recorded (its replay and seats
+    remembered), when the event was written — while the database is still writing it where
+    it can be (``tap_sql.append_event``: PostgreSQL, outside a transaction), so what the
+    caller does with it (the console's rendering) costs no time of its own; otherwise once
+    it is written. Not called (or its result to be dropped) when the write is refused. If
+    it raised while the write was in flight it is called again once the write is done; what
+    it raises then is raised, the event written and announced.
 
     Raises StaleEvent (``expected_seq`` is not the game's ``last_seq``), GameClosed (the game
     is not in progress) or ``rules.RuleViolation`` (the rules do not allow it now). In every
@@ -308,6 +315,19 @@ def record_event(*, game, expected_seq, event, user, device="", tapped_at=None):
     # Where the live broker is this database's NOTIFY, the write itself publishes.
     changed = _topics(found, found.table)
     publish = publish_clause(*changed)
+    # The game as it will be once written, for ``meanwhile`` (dropped if the write is not).
+    selectors.remember(found, replayed, events, seats=seats)
+    ran, failed = [], []
+
+    def while_written():
+        ran.append(True)
+        try:
+            meanwhile(found)
+        except Exception as error:  # noqa: BLE001 - raised once the event is announced
+            failed.append(error)
+
+    # The first event's hooks (``when_begun``) come before what ``meanwhile`` shows.
+    overlapped = meanwhile is not None and found.last_seq > 1
     try:
         written = tap_sql.append_event(
             game=found,
@@ -320,6 +340,7 @@ def record_event(*, game, expected_seq, event, user, device="", tapped_at=None):
             status=GameStatus.IN_PROGRESS,
             publish=publish,
             tapped_at=tapped_at,
+            meanwhile=while_written if overlapped else None,
         )
     except IntegrityError:  # the sequence number was taken after all
         written = False
@@ -328,10 +349,16 @@ def record_event(*, game, expected_seq, event, user, device="", tapped_at=None):
         raise GameClosed if status != GameStatus.IN_PROGRESS else StaleEvent
     if publish is None:
         publish_on_commit(*changed)
-    selectors.remember(found, replayed, events, seats=seats)
     if found.last_seq == 1:
         for hook in _BEGUN_HOOKS:
             hook(found)
+    if meanwhile is not None and (not ran or failed):
+        # Not called yet, or it failed while the write was in flight (a transaction of its
+        # own cannot begin on a connection still busy with it): now, the write done.
+        failed.clear()
+        while_written()
+    if failed:
+        raise failed[0]
     return found
 
 

@@ -13,14 +13,18 @@ have made. Nothing else in the project needs this; nothing else should.
   replay and recent devices stored — only if the game is still in progress at ``seq - 1``
   (a compare-and-set: whoever wrote first wins, the other writes nothing). On PostgreSQL
   one statement (its own transaction: no BEGIN and COMMIT to wait for); elsewhere the update
-  and the insert in one transaction.
+  and the insert in one transaction. With ``meanwhile``, that statement is sent and the
+  process does the tap's other work (the console's rendering) while PostgreSQL runs and
+  commits it; its answer is read after (``_written_meanwhile``).
 """
 
+import select
 from contextlib import nullcontext
 from functools import cache
 
 from django.db import connection, transaction
 from django.utils import timezone
+from psycopg import pq
 
 from clubs.scoping import club_in_scope, walls_down
 from games.models import Event, Game, Seat
@@ -186,12 +190,18 @@ def append_event(
     status,
     publish=None,
     tapped_at=None,
+    meanwhile=None,
 ):
     """Inserts event ``seq`` of ``game`` and stores ``last_seq = seq``, the cached replay and
     the devices that recorded lately — if the game's row still has ``last_seq = seq - 1`` and
     ``status``. Returns whether it did (False: another writer was first; nothing written).
     ``publish``: ``live.publish_clause(…)``, evaluated once written (None: nothing is).
     ``tapped_at``: when the marker tapped it, for a stroke sent later (None: now).
+
+    ``meanwhile``: a function called with no argument once the statement is sent, before its
+    answer is read — only where the database can run it meanwhile (``_overlappable``), else
+    not at all (the caller then does that work after). Whatever it raises is raised once the
+    answer is read.
 
     An (game, seq) already taken raises ``IntegrityError`` as the ORM's insert would."""
     field = Event._meta.get_field
@@ -216,6 +226,8 @@ def append_event(
     update, insert = _append_sql(connection.vendor, clause)
     # Inside a caller's transaction, a savepoint: a refused insert leaves that transaction
     # usable. Outside one on PostgreSQL, the one statement is its own transaction.
+    if insert is None and meanwhile is not None and _overlappable():
+        return _written_meanwhile(update, game_values + event_values + clause_values, meanwhile)
     atomic = insert is not None or connection.in_atomic_block
     with transaction.atomic() if atomic else nullcontext(), connection.cursor() as cursor:
         if insert is None:
@@ -228,3 +240,78 @@ def append_event(
         if clause is not None:
             cursor.execute(f"SELECT {clause}", clause_values)
         return True
+
+
+# --- the write sent, the console rendered while PostgreSQL runs and commits it ------------
+#
+# A tap's write is one statement in its own transaction: most of its time is the database's
+# (running it, then flushing its commit to disk), and the console the marker gets back does
+# not depend on its answer — only on whether it was written. So the statement is sent, the
+# console is rendered, and then the answer is read: the two overlap. The statement, its
+# parameters and its transaction are exactly those of ``cursor.execute``; what differs is
+# only when this process waits for the answer.
+
+
+def _overlappable():
+    """Whether a write can be sent and its answer read later: PostgreSQL with client-side
+    binding (the statement is one text, as psycopg's own client cursor sends it), outside
+    any transaction (autocommit: the statement commits by itself), and no one watching the
+    statements (the query log of DEBUG or of a test's count, ``execute_wrapper``s): they
+    see the ordinary ``cursor.execute``."""
+    return (
+        _both_at_once()
+        and not connection.in_atomic_block
+        and connection.get_autocommit()
+        and not connection.queries_logged
+        and not connection.execute_wrappers
+    )
+
+
+def _written_meanwhile(sql, params, meanwhile):
+    """Runs ``sql`` (one statement) as ``cursor.execute`` would and returns whether it
+    answered a row; ``meanwhile()`` is called between sending it and reading its answer. A
+    query made by ``meanwhile`` first waits for that answer (the connection serves one
+    statement at a time), so it runs after the write, as it would have without the overlap.
+    A statement the database refused is run again the ordinary way: it wrote nothing (its
+    transaction was rolled back), and the ordinary way raises what it raised as Django's
+    error (an ``IntegrityError`` for a taken seq) — or, this time, writes."""
+    with connection.cursor() as cursor:  # connected, health-checked, in autocommit
+        pg = connection.connection
+        pgconn = pg.pgconn
+        if pgconn.transaction_status != pq.TransactionStatus.IDLE:  # unexpected: as ever
+            cursor.execute(sql, params)
+            return cursor.fetchone() is not None
+        query = cursor.mogrify(sql, params).encode(pg.info.encoding)
+        with pg.lock:
+            pgconn.send_query(query)
+            while pgconn.flush():  # a non-blocking connection: what libpq still holds
+                select.select([], [pgconn.socket], [])
+        answer = []
+
+        def awaited():
+            if not answer:
+                with pg.lock:
+                    answer.append(_results(pgconn))
+
+        def answered_first(execute, sql, params, many, context):
+            awaited()
+            return execute(sql, params, many, context)
+
+        try:
+            with connection.execute_wrapper(answered_first):
+                meanwhile()
+        finally:
+            awaited()
+        results = answer[0]
+        if len(results) != 1 or results[0].status != pq.ExecStatus.TUPLES_OK:
+            cursor.execute(sql, params)  # refused: the ordinary way says why
+            return cursor.fetchone() is not None
+        return results[0].ntuples > 0
+
+
+def _results(pgconn):
+    """Every result of the statement sent (libpq waits for each)."""
+    results = []
+    while (result := pgconn.get_result()) is not None:
+        results.append(result)
+    return results

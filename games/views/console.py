@@ -215,7 +215,13 @@ def record(request, pk):
     except rules.RuleViolation as violation:
         return _render_console(request, _game(pk), error=violation.message)
     return _write(
-        request, pk, services.record_event, event=event, device=device_of(request), tapped=True
+        request,
+        pk,
+        services.record_event,
+        event=event,
+        device=device_of(request),
+        tapped=True,
+        rendered_meanwhile=True,
     )
 
 
@@ -288,12 +294,14 @@ def _posted_number(text):
     return text if number is None else number
 
 
-def _write(request, pk, service, done=None, tapped=False, **kwargs):
+def _write(request, pk, service, done=None, tapped=False, rendered_meanwhile=False, **kwargs):
     """Calls ``service`` with the posted ``seq`` and always answers: ``done(game)`` when the
     write went through (default: the fresh console), the console with the reason (409) when
     it was refused.
 
     The service reads and locks the game row itself, so the game is not read before.
+    ``rendered_meanwhile``: the service takes ``meanwhile`` (``services.record_event``):
+    the fresh console is rendered while the database writes the event.
     """
     seq = parse_id(request.POST.get("seq", ""))
     if seq is None:  # not what a console sends
@@ -302,6 +310,9 @@ def _write(request, pk, service, done=None, tapped=False, **kwargs):
         kwargs["tapped_at"] = _tapped_at(request)
         if kwargs["tapped_at"] is False:
             return bad_request(request)
+    rendered = []
+    if rendered_meanwhile and done is None and request.htmx:
+        kwargs["meanwhile"] = lambda game: rendered.append(_render_console(request, game))
     try:
         game = service(game=Game(pk=pk), expected_seq=seq, user=request.user, **kwargs)
     except Game.DoesNotExist:
@@ -315,7 +326,7 @@ def _write(request, pk, service, done=None, tapped=False, **kwargs):
         return done(game)
     if not request.htmx:
         return redirect("games:console", pk=game.pk)
-    return _render_console(request, game)
+    return rendered[0] if rendered else _render_console(request, game)
 
 
 def _game(pk):
