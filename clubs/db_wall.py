@@ -170,9 +170,9 @@ def tell(connection, club):
     connection._club_wall = _Told(club, connection)
 
 
-def wall(execute, sql, params, many, context):
-    """The execute wrapper of every PostgreSQL connection: the club in scope told first."""
-    connection = context["connection"]
+def told_now(connection):
+    """Tell the connection the club in scope if it was not told it yet (what ``wall`` does
+    before each query): for a statement sent past Django's cursor (``games.tap_sql``)."""
     told = getattr(connection, "_club_wall", UNKNOWN)
     if enabled():
         club = wanted()
@@ -180,6 +180,11 @@ def wall(execute, sql, params, many, context):
             tell(connection, club)
     elif told is not UNKNOWN and (told.club is not None or not told.holds(connection)):
         tell(connection, None)  # turned off within the process: the walls told come down
+
+
+def wall(execute, sql, params, many, context):
+    """The execute wrapper of every PostgreSQL connection: the club in scope told first."""
+    told_now(context["connection"])
     return execute(sql, params, many, context)
 
 

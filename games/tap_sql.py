@@ -26,6 +26,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from psycopg import pq
 
+from clubs import db_wall
 from clubs.scoping import club_in_scope, walls_down
 from games.models import Event, Game, Seat
 from players.models import Player
@@ -263,7 +264,8 @@ def _overlappable():
         and not connection.in_atomic_block
         and connection.get_autocommit()
         and not connection.queries_logged
-        and not connection.execute_wrappers
+        # the database's wall between clubs is no watcher: it is told before the send
+        and all(wrapper is db_wall.wall for wrapper in connection.execute_wrappers)
     )
 
 
@@ -282,6 +284,7 @@ def _written_meanwhile(sql, params, meanwhile):
             cursor.execute(sql, params)
             return cursor.fetchone() is not None
         query = cursor.mogrify(sql, params).encode(pg.info.encoding)
+        db_wall.told_now(connection)  # as Django's cursor would before the statement
         with pg.lock:
             pgconn.send_query(query)
             while pgconn.flush():  # a non-blocking connection: what libpq still holds
