@@ -43,6 +43,19 @@ def test_every_plural_form_names_the_number():
     assert wrong == []
 
 
+def test_every_plural_has_each_of_the_catalog_s_forms():
+    """The catalog says four forms (Django's Russian: one, few, many, a fraction): an entry
+    with three leaves 1.5 of a thing untranslated (and msgfmt -c refuses the catalog)."""
+    po = polib.pofile(str(RU_PO))
+    forms = int(re.search(r"nplurals=(\d+)", po.metadata["Plural-Forms"]).group(1))
+    short = [
+        e.msgid
+        for e in po
+        if e.msgid_plural and not e.obsolete and sorted(e.msgstr_plural) != list(range(forms))
+    ]
+    assert short == []
+
+
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext is not installed")
 def test_catalog_covers_every_string_in_the_code(tmp_path):
     """Re-extracting the strings from a copy of the project finds nothing new to translate."""
