@@ -3,13 +3,38 @@
 import re
 
 from django import forms
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Player, SkillClass
 from season.models import Criterion, PointsTable, Series, Stage
 
 MAX_TIE_BREAKS = 4
-NORM = re.compile(r"^\s*(\S+)\s*:\s*(\d+)\s*[-–]\s*(\d+)\s*$")
+NORM = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s*[-–]\s*(\d+)\s*$")
+# A class as the desk types it in a norm («КМС: 7-16»); its code is accepted too.
+SHORT_CLASS = {
+    SkillClass.NOVICE: _("no class"),
+    SkillClass.THIRD: "3",
+    SkillClass.SECOND: "2",
+    SkillClass.FIRST: "1",
+    SkillClass.CANDIDATE_MASTER: _("CMS"),
+    SkillClass.MASTER: _("MS"),
+}
+
+
+def _class_of(text):
+    """The class code a norm's line names: its short name in the page's language, in
+    Russian or in English, or its code; None for anything else."""
+    wanted = text.strip().lower()
+    for code, short in SHORT_CLASS.items():
+        names = {str(code)}
+        for language in ("ru", "en"):
+            with translation.override(language):
+                names.add(str(short).lower())
+        names.add(str(short).lower())
+        if wanted in names:
+            return str(code)
+    return None
 
 
 def _numbers(text, *, field_error):
@@ -32,8 +57,6 @@ class SeriesForm(forms.ModelForm):
         label=_("Class norms"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("One a line, a class and its places, e.g. «cms: 7-16» (classes: %(codes)s).")
-        % {"codes": ", ".join(code for code, _label in SkillClass.choices)},
     )
     network = forms.BooleanField(
         label=_("The network's series (several clubs' tournaments)"), required=False
@@ -66,24 +89,32 @@ class SeriesForm(forms.ModelForm):
                 field.initial = chain[number - 1]
         if "wildcards" in self.fields:  # the admin shows the network's, read-only
             self.fields["wildcards"].queryset = Player.objects.filter(is_active=True)
+        self.fields["norms_text"].help_text = _(
+            "One a line, a class and its places, e.g. «%(example)s» (classes: %(classes)s)."
+        ) % {
+            "example": f"{SHORT_CLASS[SkillClass.CANDIDATE_MASTER]}: 7-16",
+            "classes": ", ".join(str(short) for short in SHORT_CLASS.values()),
+        }
         self.fields["norms_text"].initial = "\n".join(
-            f"{n['class']}: {n['places'][0]}-{n['places'][1]}" for n in self.instance.norms or []
+            f"{SHORT_CLASS.get(n['class'], n['class'])}: {n['places'][0]}-{n['places'][1]}"
+            for n in self.instance.norms or []
         )
         if not may_be_network or self.instance.pk is not None:
             del self.fields["network"]
 
     def clean_norms_text(self):
         norms = []
-        codes = {code for code, _label in SkillClass.choices}
         for line in self.cleaned_data["norms_text"].splitlines():
             if not line.strip():
                 continue
             found = NORM.match(line)
-            if not found or found[1] not in codes or not 1 <= int(found[2]) <= int(found[3]):
+            code = _class_of(found[1]) if found else None
+            if code is None or not 1 <= int(found[2]) <= int(found[3]):
                 raise forms.ValidationError(
-                    _("Write each norm as «class: first-last», e.g. «cms: 7-16».")
+                    _("Write each norm as «class: first-last», e.g. «%(example)s».")
+                    % {"example": f"{SHORT_CLASS[SkillClass.CANDIDATE_MASTER]}: 7-16"}
                 )
-            norms.append({"class": found[1], "places": [int(found[2]), int(found[3])]})
+            norms.append({"class": code, "places": [int(found[2]), int(found[3])]})
         return norms
 
     def clean(self):

@@ -100,13 +100,19 @@ def test_the_admin_makes_a_series_with_its_rules(series):
             "final_size": "8",
             "tie_break_1": "head_to_head",
             "tie_break_2": "rating",
-            "norms_text": "cms: 7-16\n1: 1-6",
+            "norms_text": "КМС: 7-16\n1: 1-6\nms: 1-1",  # as the desk types it, or by code
         },
     )
     assert response.status_code == 302
     made = Series.objects.get(name="Осенний кубок")
     assert made.chain == ["points", "head_to_head", "rating"]
-    assert made.norms == [{"class": "cms", "places": [7, 16]}, {"class": "1", "places": [1, 6]}]
+    assert made.norms == [
+        {"class": "cms", "places": [7, 16]},
+        {"class": "1", "places": [1, 6]},
+        {"class": "ms", "places": [1, 1]},
+    ]
+    edit = client.get(f"/series/{made.pk}/edit/").content.decode()
+    assert "КМС: 7-16\n1: 1-6\nМС: 1-1" in edit  # shown as typed, not as its codes
     assert made.club_id == Club.objects.order_by("pk").first().pk
     tournament = Tournament.objects.filter(status=TournamentStatus.FINISHED).first()
     response = client.post(
@@ -127,6 +133,7 @@ def test_the_admin_makes_a_series_with_its_rules(series):
         {"name": "Осенний кубок", "season": "2026", "final_size": "8", "norms_text": "cms 7"},
     )
     assert bad.status_code == 400
+    assert "«КМС: 7-16»" in bad.content.decode()
     made.refresh_from_db()
     assert made.norms[0]["class"] == "cms"
 
