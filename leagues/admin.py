@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from leagues import selectors
+from leagues.forms import LeagueForm
 from leagues.models import Division, League, MatchDay, MatchDayGame, Notice, Season, Team
 from toolbox.forms import AsciiAdminMixin
 from toolbox.immutable import ReadOnlyAdminMixin
@@ -28,21 +29,7 @@ class DivisionInline(AsciiAdminMixin, admin.TabularInline):
 class LeagueAdmin(AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["name", "variant", "owner", "cap_kind"]
     search_fields = ["name"]
-    fields = [
-        "owner",
-        "name",
-        "variant",
-        "win_points",
-        "draw_points",
-        "loss_points",
-        "frame_points",
-        "forfeit_penalty",
-        "cap_kind",
-        "cap_limit",
-        "starts_at",
-        "hours",
-        "table_kind",
-    ]
+    fields = ["owner", *LeagueForm.Meta.fields]  # what the desk's form edits
     readonly_fields = ["owner"]
     inlines = [DivisionInline]
 
