@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/ (git-ignored)."""
 import gzip
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -42,7 +43,11 @@ TAPS = ["stroke", "foul", "stroke", "stroke", "foul"]  # cork: «Без резу
 # its network is gone: a phone's would fail, Chromium's emulation may let one through.
 POSTS_OFFLINE = """
 (() => {
-  window.__postsOffline = 0;
+  // Kept in the tab's sessionStorage: a reload offline does not reset the count.
+  Object.defineProperty(window, "__postsOffline", {
+    get: () => Number(sessionStorage.getItem("postsOffline") || 0),
+    set: (n) => sessionStorage.setItem("postsOffline", String(n)),
+  });
   const offline = () => navigator.onLine === false;
   const realFetch = window.fetch;
   window.fetch = function (resource, options) {
@@ -100,12 +105,31 @@ def open_console(page, base_url, game):
     )
 
 
+# The console's posts (a stroke, an undo), which a network that is down does not carry.
+CONSOLE_POSTS = re.compile(r"/marker/games/\d+/(record|undo)/")
+
+
 def go_offline(context, page):
-    """The phone's network goes; the page knows it before the next tap, as a phone does
-    (the emulation can let a request that was already on its way through the service
-    worker's fallback reach the server, which a real network that is down does not)."""
+    """The phone's network goes; the page knows it before the next tap, as a phone does.
+    Chromium's emulation (``set_offline``) can let a post through while a reloaded page's
+    service worker starts again (one reached the server in a CI run, the page not counting
+    it as sent offline); a network that is down carries nothing, so its posts are also
+    refused here, as the dead Wi-Fi refuses them, until ``come_online``."""
+    context.route(CONSOLE_POSTS, _no_network)
     context.set_offline(True)
     wait(page, "navigator.onLine === false")
+
+
+def _no_network(route):
+    if route.request.method == "POST":
+        route.abort("internetdisconnected")
+    else:
+        route.continue_()
+
+
+def come_online(context):
+    context.unroute(CONSOLE_POSTS, _no_network)
+    context.set_offline(False)
 
 
 def tap(page, kind, expected_seq):
@@ -181,7 +205,7 @@ def test_twenty_strokes_offline_with_a_reload_land_once_in_order(browser, live_s
     assert drawn == list(json.loads(digest)["scores"])
 
     started = time.monotonic()
-    context.set_offline(False)
+    come_online(context)
     wait(page, "document.body.dataset.queued === '0'", 20)
     drained = time.monotonic() - started
     page.wait_for_selector('#console[data-seq="20"]:not([data-offline])')
@@ -206,7 +230,7 @@ def test_an_undo_offline_takes_back_the_newest_queued_stroke(browser, live_serve
     page.click("#console [data-offline-undo-yes]")
     page.wait_for_selector('#console[data-seq="1"]')
     expect(page.locator("[data-outbox-status]")).to_contain_text("Не отправлено (1)")
-    context.set_offline(False)
+    come_online(context)
     wait(page, "document.body.dataset.queued === '0'", 20)
     assert stored(game) == expected_events(["stroke"], 1)
     context.close()
@@ -235,7 +259,7 @@ def test_a_second_device_meanwhile_shows_both_versions_and_nothing_is_lost(brows
     theirs = stored(game)
     assert [kind for _seq, kind, _payload in theirs] == ["foul", "score"]
 
-    context.set_offline(False)
+    come_online(context)
     conflict = page.locator("#console [data-conflict]")
     expect(conflict).to_be_visible(timeout=20_000)
     expect(conflict.locator("[data-theirs] li")).to_have_count(2)
