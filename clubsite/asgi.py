@@ -2,7 +2,6 @@
 (``live.asgi.StreamRouter``: no thread nor database connection per open screen) and the public
 pages a crowd opens at once shared for a second (``toolbox.shared_pages.SharedPages``)."""
 
-import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -14,6 +13,7 @@ from api import feeds as api_feeds  # noqa: E402 - after Django is set up
 from boards import feeds as board_feeds  # noqa: E402
 from broadcast import feeds as broadcast_feeds  # noqa: E402
 from clubs.asgi import ClubScope  # noqa: E402
+from clubsite.process import settle_garbage_collector  # noqa: E402
 from live.asgi import StreamRouter  # noqa: E402
 from toolbox.shared_pages import SharedPages  # noqa: E402
 from tournaments import feeds as tournament_feeds  # noqa: E402
@@ -39,9 +39,6 @@ application = ClubScope(
     )
 )
 
-# A server holding thousands of open streams: what start-up made lives as long as the process,
-# so the garbage collector leaves it out of its passes (gc.freeze), and it runs less often.
-# Its passes over every stream's objects otherwise stalled a stroke's way to the screens by
-# tens of milliseconds (bench/board_push.py).
-gc.freeze()
-gc.set_threshold(10_000, 50, 100)
+# A server holding thousands of open streams: what start-up made is left out of the garbage
+# collector's passes, which run less often.
+settle_garbage_collector()

@@ -14,14 +14,18 @@ money is read, and a club's staff are shown nothing more of another club than an
 
 from __future__ import annotations
 
+import logging
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.core.paginator import Paginator
+from django.db import connection
 from django.db.models import Count, Q
 from django.urls import reverse
+from django.utils import timezone, translation
 
 from clubs.current import only_club
 from clubs.models import Club
@@ -31,6 +35,8 @@ from players.models import Membership
 from records import stats
 
 GAMES_PER_PAGE = 25  # a person's games, as on his page at a club
+
+logger = logging.getLogger(__name__)
 
 
 def several_clubs() -> bool:
@@ -146,8 +152,11 @@ def person_games(player, request, page_number=None, per_page=GAMES_PER_PAGE):
 # The network's board is computed again at most this often: a game finishes somewhere in a
 # network of a hundred clubs every few seconds, and the board's aggregate over every club's
 # games and every person's rating takes seconds there (bench/network.py). Within this time
-# a newer game waits for the next computation; a club's own board stays exact.
+# a newer game waits for the next computation; a club's own board stays exact. The
+# computation runs beside the requests (``_refresh_later``): they are served the board
+# before it meanwhile, never kept waiting for it.
 NETWORK_BOARD_SECONDS = 60
+REFRESH_LOCK_SECONDS = 600  # one computation of a board at a time, across the workers
 CHUNK = 1000  # rows kept under one cache key: a page of the board reads one or two; a
 # board of 50,000 people is 50 keys, within the 300 of the cache in memory (no Redis)
 KEPT_SECONDS = 3600
@@ -181,7 +190,12 @@ class NetworkBoard(Sequence):
             keys = [chunk_key(self.key, n) for n in range(first, last + 1)]
             found = cache.get_many(keys)
             chunks = [found.get(key) for key in keys]
-            if all(chunk and chunk["made"] == self.meta["made"] for chunk in chunks):
+            made = {chunk["made"] if chunk else None for chunk in chunks}
+            if made != {self.meta["made"]}:  # a board computed since (beside the request)?
+                since = cache.get(self.key)
+                if since and made == {since["made"]} and since["count"] == self.meta["count"]:
+                    self.meta = since
+            if made == {self.meta["made"]}:
                 rows = [row for chunk in chunks for row in chunk["rows"]]
                 return rows[start - first * CHUNK : stop - first * CHUNK : step]
             # A chunk gone from the cache, or of a board computed since: the board again.
@@ -213,19 +227,52 @@ def leaderboard(variant, period="all", min_games=1, sort="", desc=None):
         sort=sort,
         desc=desc,
     )
+    args = (variant, period, min_games, sort, desc)
     meta, now = cache.get(key), time.time()
     if meta is not None and now - meta["checked"] >= NETWORK_BOARD_SECONDS:
         with all_clubs():
             newer = stats.board_stamp(variant) != meta["stamp"]
-        if newer:
-            meta = None
+        if newer and connection.in_atomic_block:
+            meta = None  # its newer games may be this transaction's: computed here
         else:
             meta["checked"] = now
             cache.set(key, meta, KEPT_SECONDS)
+            if newer:
+                _refresh_later(key, args)  # served as it was meanwhile
     if meta is None:
-        meta, rows = _computed(key, (variant, period, min_games, sort, desc))
+        meta, rows = _computed(key, args)
         return NetworkBoard(key, meta, rows), meta["sort"], meta["desc"]
     return NetworkBoard(key, meta), meta["sort"], meta["desc"]
+
+
+refreshing: dict[str, threading.Thread] = {}  # this process's computations under way
+
+
+def _refresh_later(key, args):
+    """Computes the board again in a thread of its own (its own database connection, in the
+    request's time zone and language), unless one is under way somewhere: the request that
+    found a newer game does not wait the seconds a network's board takes. A computation
+    that fails is logged; the board before it stays, and the next look a minute later
+    tries again."""
+    lock = f"{key}:computing"
+    if not cache.add(lock, True, REFRESH_LOCK_SECONDS):
+        return None
+    zone, language = timezone.get_current_timezone(), translation.get_language()
+
+    def compute():
+        try:
+            with timezone.override(zone), translation.override(language):
+                _computed(key, args)
+        except Exception:  # noqa: BLE001 - the board before it is served meanwhile
+            logger.exception("The network's board %s not computed", key)
+        finally:
+            cache.delete(lock)
+            connection.close()  # this thread's own
+
+    thread = threading.Thread(target=compute, name=f"netboard {key}", daemon=True)
+    refreshing[key] = thread
+    thread.start()
+    return thread
 
 
 def _computed(key, args):

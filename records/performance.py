@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from django.core.cache import cache
-from django.db.models import F, Max, OuterRef, Subquery, Window
+from django.db.models import F, OuterRef, Subquery, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
 
@@ -248,19 +248,12 @@ def player_performances(player, months: int = MONTHS) -> list[dict]:
     """The player page's performance per family he has rated games in: ``{"family",
     "label", "months": [(first day of the month, Performance)]}``.
 
-    Cached under his newest rating point of each family: his months change only with a game
-    of his own (another's game leaves his past games and their opponents' ratings before
-    them as they were); a recompute of the stored ratings writes every point anew, under new
-    ids; a game taken back takes its points away, back to the figures cached before it."""
+    Cached under his newest rating point of each family (``rating.newest_points``): another's
+    game leaves his past games and their opponents' ratings before them as they were."""
     families = [f for f in rating.families() if rating.skills(f, [player.pk])]
     if not families:
         return []
-    newest = dict(
-        RatingPoint.objects.filter(player_id=player.pk, family__in=families)
-        .values("family")
-        .annotate(newest=Max("pk"))
-        .values_list("family", "newest")
-    )
+    newest = rating.newest_points(player.pk, families)
     zone = timezone.get_current_timezone_name()
     points = ",".join(f"{family}={newest.get(family)}" for family in families)
     key = f"records:performance:v2:{player.pk}:{months}:{zone}:{points}"

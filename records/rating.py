@@ -428,6 +428,14 @@ class _History:
         return [(game_id, at.timestamp(), *figures) for game_id, at, *figures in rows] or default
 
 
+def newest_points(player_id: int, families) -> dict[str, int]:
+    """{family: the id of his newest rating point} (one query): what his own figures are
+    cached under. They change only with a game of his own; a recompute of the stored ratings
+    writes every point anew, under new ids; a game taken back takes its points away."""
+    rows = RatingPoint.objects.filter(player_id=player_id, family__in=list(families))
+    return dict(rows.values("family").annotate(newest=Max("pk")).values_list("family", "newest"))
+
+
 def history(family: str, player_id: int) -> list[tuple]:
     """His points in the family, oldest first: [(game_id, timestamp, rating, deviation,
     volatility), …] (one query)."""

@@ -167,12 +167,23 @@ def player_games(player):
 
 def player_ratings(player) -> list[dict]:
     """The player's rating in every family he has rated games in: as of now (his deviation
-    widened by the time since his last game), provisional or not, with its history."""
+    widened by the time since his last game), provisional or not, with its history's chart
+    (cached under his newest point: a heavy player's thousands of points are read once)."""
     ratings, now = [], rating.today()
-    for family in rating.families():
-        skill = rating.skills(family, [player.pk]).get(player.pk)
-        if skill is None:
-            continue
+    skills = {
+        family: rating.skills(family, [player.pk]).get(player.pk) for family in rating.families()
+    }
+    skills = {family: skill for family, skill in skills.items() if skill is not None}
+    newest = rating.newest_points(player.pk, skills) if skills else {}
+    zone = timezone.get_current_timezone_name()
+    for family, skill in skills.items():
+        key = f"records:chart:v1:{player.pk}:{family}:{newest.get(family)}"
+        key += f":{player.skill_class}:{zone}"
+        chart = cache.get(key)
+        if chart is None:
+            start = glicko.start(player.skill_class)
+            chart = rating_chart(rating.history(family, player.pk), start)
+            cache.set(key, chart, 24 * 3600)
         skill = skill.at(now)
         ratings.append(
             {
@@ -182,9 +193,7 @@ def player_ratings(player) -> list[dict]:
                 "deviation": round(skill.deviation),
                 "provisional": skill.provisional,
                 "games": skill.games,
-                "chart": rating_chart(
-                    rating.history(family, player.pk), glicko.start(player.skill_class)
-                ),
+                "chart": chart,
             }
         )
     return ratings

@@ -142,3 +142,24 @@ def test_a_database_that_never_answers_fails_within_the_connect_timeout(django_d
     finally:
         server.close()
     assert time.monotonic() - started < 10  # not the 30 s+ of the OS's TCP retries
+
+
+@pytest.mark.parametrize("module", ["clubsite.asgi", "clubsite.wsgi"])
+def test_a_worker_leaves_what_start_up_made_out_of_the_garbage_collector_s_passes(module):
+    """clubsite/process.py: a worker (uvicorn's, gunicorn's) freezes its start-up's objects
+    and collects less often (their full passes stalled the busiest player's page)."""
+    code = (
+        f"import gc, {module}; "
+        "print(gc.get_freeze_count() > 50_000, gc.get_threshold() == (10_000, 50, 100))"
+    )
+    keep = {k: v for k, v in os.environ.items() if k in {"PATH", "HOME", "LANG", "PYTHONPATH"}}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**keep, **documented_production_env()},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]

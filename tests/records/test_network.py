@@ -283,6 +283,42 @@ def test_the_network_board_is_computed_again_at_most_once_a_minute(people, setti
     assert computed == [1, 1, 1, 1]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_newer_game_is_counted_beside_the_requests_which_are_served_the_board_meanwhile(
+    people, settings, monkeypatch
+):
+    """At network scale the board takes seconds: the request that finds a newer game is
+    served the board it had, the board is computed in a thread of its own (its own
+    connection: the games are committed), and the next requests read the new one."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    _home, other, p = people
+    clock = [1_000_000.0]
+    monkeypatch.setattr(network.time, "time", lambda: clock[0])
+
+    def board():
+        rows, _sort, _desc = network.leaderboard("cork", "all", 1)
+        return {row["name"]: row["games"] for row in rows[0 : len(rows)]}
+
+    assert board()["Павел Орлов"] == 1
+    with using_club(other):
+        finished(
+            "cork",
+            [(p["pavel"], "win", 5, cork_stats()), (p["lena"], "loss", 0, cork_stats())],
+            at=T0.replace(hour=22),
+            number=4,
+        )
+    clock[0] += network.NETWORK_BOARD_SECONDS
+    network.refreshing.clear()
+    assert board()["Павел Орлов"] == 1  # as it was, while the new one is computed
+    computing = network.refreshing.pop(next(iter(network.refreshing)))
+    assert board()["Павел Орлов"] in (1, 2)  # asked again meanwhile: no second computation
+    assert not network.refreshing
+    computing.join(30)
+    assert not computing.is_alive()
+    assert board()["Павел Орлов"] == 2  # the new board, read from the cache
+    assert not network.refreshing  # (none newer)
+
+
 def test_both_scopes_come_in_pages(client, home_and_sokol):
     home, other = home_and_sokol
     count = LEADERBOARD_PAGE + 3

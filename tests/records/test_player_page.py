@@ -4,6 +4,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Game, GameStatus, Seat
@@ -284,6 +286,30 @@ def test_rating_chart_is_inline_svg(client, club):
     # Seven games: the rating is still provisional, and says so with its deviation.
     card = re.search(r'id="rating-pocketing">.*?</h3>', html, re.S).group(0)
     assert re.search(r"±&nbsp;\d+", card) and ">П</abbr>" in card
+
+
+def test_the_rating_chart_is_read_once_and_follows_his_next_game(client, club):
+    """His chart is kept under his newest rating point: asked again it is not read again
+    (a heavy player's thousands of points), and his next game draws it anew."""
+    ann, bob, _cid = club
+    url = reverse("players:detail", args=[ann.pk])
+
+    def points(html):
+        chart = re.search(r'id="rating-cork">.*?<polyline[^>]*points="([^"]+)"', html, re.S)
+        return chart.group(1).split()
+
+    first = client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as read:
+        again = client.get(url).content.decode()
+    assert points(again) == points(first) == points(first)[:3]  # two cork games + the start
+    history = '"records_ratingpoint"."volatility"'  # his points read (rating.history)
+    assert not [query for query in read.captured_queries if history in query["sql"]]
+    finished(
+        "cork",
+        [(ann, "win", 10, cork_stats()), (bob, "loss", 2, cork_stats())],
+        at=T0 + timedelta(days=1),
+    )
+    assert len(points(client.get(url).content.decode())) == 3 + 1
 
 
 def test_player_without_games_and_unknown_player(client):
