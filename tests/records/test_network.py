@@ -240,6 +240,22 @@ def test_the_network_statistics_download_counts_every_club(client, people):
     assert "Лена" not in club.decode("utf-8-sig")
 
 
+def games_on_the_board():
+    """{name: games} of the network's board of cork, all time."""
+    rows, _sort, _desc = network.leaderboard("cork", "all", 1)
+    return {row["name"]: row["games"] for row in rows[0 : len(rows)]}
+
+
+def pavel_plays_at_sokol(other, p):
+    with using_club(other):
+        finished(
+            "cork",
+            [(p["pavel"], "win", 5, cork_stats()), (p["lena"], "loss", 0, cork_stats())],
+            at=T0.replace(hour=22),
+            number=4,
+        )
+
+
 def test_the_network_board_is_computed_again_at_most_once_a_minute(people, settings, monkeypatch):
     """A game finishes somewhere in a big network every few seconds: the network's board is
     kept, looked at again a minute later, and computed again only if a newer game finished
@@ -252,25 +268,17 @@ def test_the_network_board_is_computed_again_at_most_once_a_minute(people, setti
     compute = network._computed
     monkeypatch.setattr(network, "_computed", lambda *a: computed.append(1) or compute(*a))
 
-    def board():
-        rows, _sort, _desc = network.leaderboard("cork", "all", 1)
-        return {row["name"]: row["games"] for row in rows[0 : len(rows)]}
-
-    assert board()["Павел Орлов"] == 1 and computed == [1]
-    assert board()["Павел Орлов"] == 1 and computed == [1]  # from the cache
-    with using_club(other):
-        finished(
-            "cork",
-            [(p["pavel"], "win", 5, cork_stats()), (p["lena"], "loss", 0, cork_stats())],
-            at=T0.replace(hour=22),
-            number=4,
-        )
+    assert games_on_the_board()["Павел Орлов"] == 1 and computed == [1]
+    assert games_on_the_board()["Павел Орлов"] == 1 and computed == [1]  # from the cache
+    pavel_plays_at_sokol(other, p)
     clock[0] += network.NETWORK_BOARD_SECONDS - 1
-    assert board()["Павел Орлов"] == 1 and computed == [1]  # within the minute: as it was
+    assert games_on_the_board()["Павел Орлов"] == 1 and computed == [
+        1
+    ]  # within the minute: as it was
     clock[0] += 1
-    assert board()["Павел Орлов"] == 2 and computed == [1, 1]  # a newer game: again
+    assert games_on_the_board()["Павел Орлов"] == 2 and computed == [1, 1]  # a newer game: again
     clock[0] += network.NETWORK_BOARD_SECONDS
-    assert board()["Павел Орлов"] == 2 and computed == [1, 1]  # none newer: kept
+    assert games_on_the_board()["Павел Орлов"] == 2 and computed == [1, 1]  # none newer: kept
     # A chunk gone from the cache: computed again rather than a page missing its rows.
     rows, _sort, _desc = network.leaderboard("cork", "all", 1)
     network.cache.delete(network.chunk_key(rows.key, 0))
@@ -295,27 +303,20 @@ def test_a_newer_game_is_counted_beside_the_requests_which_are_served_the_board_
     clock = [1_000_000.0]
     monkeypatch.setattr(network.time, "time", lambda: clock[0])
 
-    def board():
-        rows, _sort, _desc = network.leaderboard("cork", "all", 1)
-        return {row["name"]: row["games"] for row in rows[0 : len(rows)]}
-
-    assert board()["Павел Орлов"] == 1
-    with using_club(other):
-        finished(
-            "cork",
-            [(p["pavel"], "win", 5, cork_stats()), (p["lena"], "loss", 0, cork_stats())],
-            at=T0.replace(hour=22),
-            number=4,
-        )
+    assert games_on_the_board()["Павел Орлов"] == 1
+    pavel_plays_at_sokol(other, p)
     clock[0] += network.NETWORK_BOARD_SECONDS
     network.refreshing.clear()
-    assert board()["Павел Орлов"] == 1  # as it was, while the new one is computed
+    assert games_on_the_board()["Павел Орлов"] == 1  # as it was, while the new one is computed
     computing = network.refreshing.pop(next(iter(network.refreshing)))
-    assert board()["Павел Орлов"] in (1, 2)  # asked again meanwhile: no second computation
+    assert games_on_the_board()["Павел Орлов"] in (
+        1,
+        2,
+    )  # asked again meanwhile: no second computation
     assert not network.refreshing
     computing.join(30)
     assert not computing.is_alive()
-    assert board()["Павел Орлов"] == 2  # the new board, read from the cache
+    assert games_on_the_board()["Павел Орлов"] == 2  # the new board, read from the cache
     assert not network.refreshing  # (none newer)
 
 
