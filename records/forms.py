@@ -7,7 +7,7 @@ from games.models import variant_label
 from players.models import Player
 from records import handicap
 from toolbox import forms as ascii_forms
-from toolbox.forms import RosterSelect
+from toolbox.forms import RosterChoiceField
 
 
 class HandicapAdviceForm(forms.Form):
@@ -16,7 +16,7 @@ class HandicapAdviceForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     # The club's roster as (pk, name) pairs from one query: a network's club has a thousand
     # members, and a model choice field builds a model instance for each (50 ms a page).
-    opponent = forms.TypedChoiceField(label=_("Against"), coerce=int, widget=RosterSelect)
+    opponent = RosterChoiceField(label=_("Against"), coerce=int)
 
     def __init__(self, player, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -30,9 +30,10 @@ class HandicapAdviceForm(forms.Form):
             .order_by("full_name")
             .values_list("pk", "nickname", "full_name")
         )
-        self.fields["opponent"].choices = [("", _("Choose a player"))] + [
-            (pk, nickname or full_name) for pk, nickname, full_name in roster
-        ]
+        self.fields["opponent"].set_roster(
+            [(pk, nickname or full_name) for pk, nickname, full_name in roster],
+            _("Choose a player"),
+        )
 
     def advice(self):
         """The suggested handicap (a ``handicap.Hint``), or None while the form is not valid."""

@@ -156,3 +156,14 @@ def test_a_roster_select_says_what_djangos_select_says():
     assert normal(ours) == normal(rendered(forms.Select))  # its <select …> tag aside
     for attribute in ('name="who"', 'id="id_who"', "required"):
         assert attribute in ours
+
+
+def test_a_roster_choice_takes_a_member_and_refuses_anyone_else():
+    field = ascii_forms.RosterChoiceField(coerce=int)
+    field.set_roster([(7, "Лена"), (9, "Павел")], "Choose a player")
+    assert field.clean("9") == 9
+    assert refuses(field, "8") and refuses(field, "") and refuses(field, "9 OR 1")
+    html = field.widget.render("who", "7")
+    assert html.startswith('<select name="who">')
+    assert '<option value="">Choose a player</option>' in html
+    assert '<option value="7" selected>Лена</option><option value="9">Павел</option>' in html
