@@ -36,6 +36,17 @@ class ClubForm(forms.ModelForm):
         fields = ["name", "slug", "hosts", "time_zone", "city", "address", "rank_provisional"]
 
 
+class OwnerColumn:
+    """An admin of rows that are one club's or the network's (``club`` empty): its column
+    ``owner`` says whose."""
+
+    @admin.display(description=_("whose"))
+    def owner(self, row):
+        if row.pk is not None and row.club_id is None:
+            return _("the network's")
+        return _("the club's")
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     """The clubs of the network: the superusers' and the Admins group's (the permissions

@@ -9,6 +9,7 @@ until both are locked. Nothing of a league is deleted here (its match days hold 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from clubs.admin import OwnerColumn
 from leagues import selectors
 from leagues.forms import LeagueForm
 from leagues.models import Division, League, MatchDay, MatchDayGame, Notice, Season, Team
@@ -26,18 +27,12 @@ class DivisionInline(AsciiAdminMixin, admin.TabularInline):
 
 
 @admin.register(League)
-class LeagueAdmin(AsciiAdminMixin, admin.ModelAdmin):
+class LeagueAdmin(OwnerColumn, AsciiAdminMixin, admin.ModelAdmin):
     list_display = ["name", "variant", "owner", "cap_kind"]
     search_fields = ["name"]
     fields = ["owner", *LeagueForm.Meta.fields]  # what the desk's form edits
     readonly_fields = ["owner"]
     inlines = [DivisionInline]
-
-    @admin.display(description=_("whose"))
-    def owner(self, league):
-        if league.pk is not None and league.club_id is None:
-            return _("the network's")
-        return _("the club's")
 
     def has_change_permission(self, request, obj=None):
         return super().has_change_permission(request, obj) and (

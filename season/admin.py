@@ -4,8 +4,8 @@ network's admins (``selectors.can_edit``, as on the desk's pages); the settings 
 the desk's form and service, the stages are added on the desk's page and only looked at here."""
 
 from django.contrib import admin
-from django.utils.translation import gettext_lazy as _
 
+from clubs.admin import OwnerColumn
 from season import selectors, services
 from season.forms import SeriesForm
 from season.models import Series, Stage
@@ -21,7 +21,7 @@ class StageInline(ReadOnlyAdminMixin, admin.TabularInline):
 
 
 @admin.register(Series)
-class SeriesAdmin(AsciiAdminMixin, admin.ModelAdmin):
+class SeriesAdmin(OwnerColumn, AsciiAdminMixin, admin.ModelAdmin):
     form = SeriesForm
     list_display = ["name", "season", "owner", "final_size", "finished"]
     list_filter = ["finished"]
@@ -44,12 +44,6 @@ class SeriesAdmin(AsciiAdminMixin, admin.ModelAdmin):
     ]
     readonly_fields = ["owner"]
     inlines = [StageInline]
-
-    @admin.display(description=_("whose"))
-    def owner(self, series):
-        if series.pk is not None and series.club_id is None:
-            return _("the network's")
-        return _("the club's")
 
     def get_queryset(self, request):
         return super().get_queryset(request).visible()
