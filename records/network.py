@@ -256,7 +256,7 @@ def _refresh_later(key, args):
     tries again."""
     lock = f"{key}:computing"
     if not cache.add(lock, True, REFRESH_LOCK_SECONDS):
-        return None
+        return
     zone, language = timezone.get_current_timezone(), translation.get_language()
 
     def compute():
@@ -272,7 +272,6 @@ def _refresh_later(key, args):
     thread = threading.Thread(target=compute, name=f"netboard {key}", daemon=True)
     refreshing[key] = thread
     thread.start()
-    return thread
 
 
 def _computed(key, args):

@@ -90,12 +90,11 @@ class RosterSelect(forms.Select):
     builds a dict for each first (6 ms for 800)."""
 
     def render(self, name, value, attrs=None, renderer=None):
-        values, chosen = set(self.format_value(value)), None
-        options = []
+        values, options, found = set(self.format_value(value)), [], False
         for option_value, label in self.choices:
             option_value = "" if option_value is None else str(option_value)
-            selected = chosen is None and option_value in values
-            chosen = option_value if selected else chosen
+            selected = not found and option_value in values  # the first, as Django's
+            found = found or selected
             options.append((option_value, mark_safe(" selected") if selected else "", label))
         return format_html(
             '<select name="{}"{}>{}</select>',
